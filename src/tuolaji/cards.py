@@ -1,0 +1,127 @@
+"""Cards as small ints, and the text notation for them.
+
+A card kind is an int 0..53: ``suit * 13 + (rank - 2)`` for the 52 suited cards (suits in the
+order S H C D, ranks 2..14 with J=11 Q=12 K=13 A=14), then 52 = little joker, 53 = big joker.
+Several decks hold several copies of each kind, so hands are multisets of kinds.
+
+Notation: suit letter then rank (``S10``, ``HA``, ``D2``; ``T`` is accepted for 10), ``LJ`` and
+``BJ`` for the jokers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+SUITS = "SHCD"
+SUIT_NAMES_EN = ("spades", "hearts", "clubs", "diamonds")
+SUIT_NAMES_ZH = ("黑桃", "红桃", "梅花", "方块")
+SUIT_SYMBOLS = "♠♥♣♦"
+RANK_TOKENS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+LJ = 52
+BJ = 53
+NUM_KINDS = 54
+KINDS_PER_DECK = 54
+
+
+class CardError(ValueError):
+    """A card token or rank that cannot be read."""
+
+    code = "bad_card"
+
+
+def make(suit: int, rank: int) -> int:
+    return suit * 13 + (rank - 2)
+
+
+def suit_of(card: int) -> int:
+    """Printed suit 0..3, or 4 for a joker."""
+    return card // 13 if card < 52 else 4
+
+
+def rank_of(card: int) -> int:
+    """Rank 2..14 for suited cards; 15 little joker, 16 big joker."""
+    return card % 13 + 2 if card < 52 else card - 37
+
+
+def is_joker(card: int) -> bool:
+    return card >= 52
+
+
+def points(card: int) -> int:
+    if card >= 52:
+        return 0
+    r = card % 13 + 2
+    return 5 if r == 5 else 10 if r in (10, 13) else 0
+
+
+POINTS = tuple(points(c) for c in range(NUM_KINDS))
+
+
+def parse_rank(token: str) -> int:
+    t = token.strip().upper()
+    if t == "T":
+        t = "10"
+    if t in RANK_TOKENS:
+        return RANK_TOKENS.index(t) + 2
+    raise CardError(f"bad rank {token!r}: use 2-10, J, Q, K or A")
+
+
+def parse_card(token: str) -> int:
+    if not isinstance(token, str):
+        raise CardError(f"bad card {token!r}: a card is a string such as 'S10', 'HA', 'BJ'")
+    t = token.strip().upper()
+    if t == "BJ":
+        return BJ
+    if t == "LJ":
+        return LJ
+    if len(t) >= 2 and t[0] in SUITS:
+        rank = t[1:]
+        if rank == "T":
+            rank = "10"
+        if rank in RANK_TOKENS:
+            return make(SUITS.index(t[0]), RANK_TOKENS.index(rank) + 2)
+    raise CardError(
+        f"bad card {token!r}: write suit S/H/C/D then rank 2-10/J/Q/K/A (e.g. 'S10', 'HA'), "
+        "or BJ / LJ for the jokers"
+    )
+
+
+def parse_cards(tokens: Iterable[str] | str) -> list[int]:
+    """Parse a list of tokens, or one string of tokens separated by spaces or commas."""
+    if isinstance(tokens, str):
+        tokens = tokens.replace(",", " ").split()
+    elif not isinstance(tokens, Iterable):
+        raise CardError(f"bad card list {tokens!r}: expected a list of card strings")
+    return [parse_card(t) for t in tokens]
+
+
+def card_str(card: int) -> str:
+    if card == BJ:
+        return "BJ"
+    if card == LJ:
+        return "LJ"
+    if not 0 <= card < 52:
+        raise CardError(f"no card has the number {card}")
+    return SUITS[card // 13] + RANK_TOKENS[card % 13]
+
+
+def cards_str(cards: Iterable[int]) -> list[str]:
+    return [card_str(c) for c in cards]
+
+
+def pretty(card: int) -> str:
+    """Human form for terminals: ``♠10``, ``♥A``, ``BJ``."""
+    if card >= 52:
+        return "BJ" if card == BJ else "LJ"
+    return SUIT_SYMBOLS[card // 13] + RANK_TOKENS[card % 13]
+
+
+def new_deck(decks: int) -> list[int]:
+    return [c for _ in range(decks) for c in range(NUM_KINDS)]
+
+
+def counts_of(cards: Iterable[int]) -> list[int]:
+    counts = [0] * NUM_KINDS
+    for c in cards:
+        counts[c] += 1
+    return counts

@@ -1,0 +1,197 @@
+"""Combinations: singles, tuples (pair, triple, quad) and tractors, and how plays decompose.
+
+A *shape* is ``(k, m)``: ``m`` consecutive ``k``-tuples (``m == 1`` is a plain tuple, ``k == 1``
+a single). Shapes order largest first by ``(k, m)``, so with two decks a lead decomposes into
+its longest tractors, then pairs, then singles (RULES.md §5, precise rulings).
+
+All functions take cards of one effective suit unless they say otherwise; ``order`` from the
+:class:`~tuolaji.trump.TrumpContext` is both strength and chain position.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from .trump import TrumpContext
+
+Shape = tuple[int, int]
+
+
+class Combo(NamedTuple):
+    k: int  # cards per tuple
+    m: int  # tuples in the chain
+    top: int  # order of the highest tuple
+    cards: tuple[int, ...]
+
+    @property
+    def shape(self) -> Shape:
+        return (self.k, self.m)
+
+    @property
+    def kind(self) -> str:
+        return combo_kind(self.k, self.m)
+
+
+def combo_kind(k: int, m: int) -> str:
+    if k == 1:
+        return "single"
+    if m == 1:
+        return {2: "pair", 3: "triple", 4: "quad"}.get(k, f"{k}-tuple")
+    return {2: "tractor", 3: "titanic"}.get(k, f"{k}-tractor")
+
+
+def _chains(avail: dict[int, list[int]]) -> list[tuple[int, int]]:
+    """Maximal runs of consecutive orders as (low, high)."""
+    runs: list[tuple[int, int]] = []
+    for o in sorted(avail):
+        if runs and runs[-1][1] == o - 1:
+            runs[-1] = (runs[-1][0], o)
+        else:
+            runs.append((o, o))
+    return runs
+
+
+def _avail(counts: dict[int, int], k: int, order: Sequence[int]) -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    for c, n in counts.items():
+        if n >= k:
+            out.setdefault(order[c], []).append(c)
+    for cards in out.values():
+        cards.sort()
+    return out
+
+
+def decompose(cards: Iterable[int], ctx: TrumpContext) -> list[Combo]:
+    """Split cards into combinations, largest shape first (chains never cross suits).
+
+    Greedy by tuple size, then the longest (and among equals the highest) chain first. Where
+    equal-order cards could serve (off-suit level pairs) the lowest card id is taken.
+    """
+    counts = Counter(cards)
+    order = ctx.pos
+    if len(counts) == 1:
+        (c, n), = counts.items()
+        return [Combo(n, 1, order[c] & 31, (c,) * n)]
+    comps: list[Combo] = []
+    for k in range(max(counts.values()), 1, -1):
+        while True:
+            avail = _avail(counts, k, order)
+            if not avail:
+                break
+            lo, hi = max(_chains(avail), key=lambda r: (r[1] - r[0], r[1]))
+            if hi == lo:
+                break
+            chain = [avail[o][0] for o in range(lo, hi + 1)]
+            for c in chain:
+                counts[c] -= k
+            comps.append(Combo(k, hi - lo + 1, hi & 31, tuple(c for c in chain for _ in range(k))))
+        for c in sorted(counts, key=lambda c: -order[c]):
+            while counts[c] >= k:
+                counts[c] -= k
+                comps.append(Combo(k, 1, order[c] & 31, (c,) * k))
+    for c, n in counts.items():
+        comps.extend(Combo(1, 1, order[c] & 31, (c,)) for _ in range(n))
+    comps.sort(key=lambda x: (x.k, x.m, x.top), reverse=True)
+    return comps
+
+
+def is_single_combo(cards: Sequence[int], ctx: TrumpContext) -> bool:
+    eff = ctx.eff
+    if any(eff[c] != eff[cards[0]] for c in cards):
+        return False
+    return len(decompose(cards, ctx)) == 1
+
+
+def best_top(counts: dict[int, int], k: int, m: int, order: Sequence[int]) -> int:
+    """Order of the highest ``(k, m)`` combination the cards hold, or -1 if none."""
+    if k == 1:
+        return max((order[c] for c, n in counts.items() if n), default=-1)
+    avail = _avail(counts, k, order)
+    if not avail:
+        return -1
+    if m == 1:
+        return max(avail)
+    best = -1
+    for lo, hi in _chains(avail):
+        if hi - lo + 1 >= m and hi > best:
+            best = hi
+    return best
+
+
+def tuples(counts: dict[int, int], k: int) -> int:
+    return sum(n // k for n in counts.values())
+
+
+def needs(comps: Sequence[Combo]) -> tuple[list[Shape], list[tuple[int, int]]]:
+    """What a lead asks of a follower: its chain shapes, and ``(k, tuples of size k)`` for k ≥ 2.
+
+    A tuple of size k counts as ``k // j`` tuples of size j (a triple holds one pair).
+    """
+    chains = [c.shape for c in comps if c.m > 1]
+    maxk = max((c.k for c in comps), default=1)
+    tuple_needs = [(k, sum(c.m * (c.k // k) for c in comps if c.k >= k)) for k in range(maxk, 1, -1)]
+    return chains, tuple_needs
+
+
+def embed_chains(counts: dict[int, int], chains: Sequence[Shape], order: Sequence[int]) -> tuple[bool, ...]:
+    """The lexicographically best set of the lead's chains that fit, disjointly, in the cards.
+
+    Chains are tried longest first; a longer chain in the cards may be split to serve shorter
+    ones. Returns one flag per chain (True where it is matched).
+    """
+    if not chains:
+        return ()
+    caps = dict(counts)
+    return _embed(caps, list(chains), 0, order)
+
+
+def _placements(caps: dict[int, int], k: int, m: int, order: Sequence[int]) -> list[list[int]]:
+    avail = _avail(caps, k, order)
+    out: list[list[int]] = []
+    for lo, hi in _chains(avail):
+        for start in range(lo, hi - m + 2):
+            options: list[list[int]] = [[]]
+            for o in range(start, start + m):
+                options = [p + [c] for p in options for c in avail[o]]
+            out.extend(options)
+    return out
+
+
+def _embed(caps: dict[int, int], chains: list[Shape], i: int, order: Sequence[int]) -> tuple[bool, ...]:
+    if i == len(chains):
+        return ()
+    k, m = chains[i]
+    best: tuple[bool, ...] | None = None
+    full = len(chains) - i
+    for placement in _placements(caps, k, m, order):
+        for c in placement:
+            caps[c] -= k
+        cand = (True,) + _embed(caps, chains, i + 1, order)
+        for c in placement:
+            caps[c] += k
+        if best is None or cand > best:
+            best = cand
+            if sum(best) == full:
+                break
+    if best is None:
+        best = (False,) + _embed(caps, chains, i + 1, order)
+    return best
+
+
+def structure(counts: dict[int, int], comps: Sequence[Combo], order: Sequence[int]) -> tuple[tuple[bool, ...], tuple[int, ...]]:
+    """How much of a lead's structure some cards can match: chains, then tuple counts."""
+    chains, tuple_needs = needs(comps)
+    return (
+        embed_chains(counts, chains, order),
+        tuple(min(tuples(counts, k), need) for k, need in tuple_needs),
+    )
+
+
+def matches_fully(counts: dict[int, int], comps: Sequence[Combo], order: Sequence[int]) -> bool:
+    """Can the cards be arranged into the lead's whole structure (a valid ruff or beat)?"""
+    chains, tuple_needs = needs(comps)
+    if any(tuples(counts, k) < need for k, need in tuple_needs):
+        return False
+    return all(embed_chains(counts, chains, order))

@@ -1,0 +1,85 @@
+"""Actions a round accepts. Each is a frozen value; JSON form ``{"type": ..., ...}``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import CardError, cards_str, parse_cards
+from ..errors import IllegalAction
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Deal the next card (no choice: the deal order is fixed by the seed or explicit deal)."""
+
+    type = "deal"
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    seat: int
+    cards: tuple[int, ...]
+    type = "declare"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Decline to declare in the last call after the deal."""
+
+    seat: int
+    type = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Bury:
+    seat: int
+    cards: tuple[int, ...]
+    type = "bury"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    seat: int
+    cards: tuple[int, ...]
+    type = "play"
+
+
+Action = Deal | Declare | Pass | Bury | Play
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": action.type}
+    if not isinstance(action, Deal):
+        out["seat"] = action.seat
+    if isinstance(action, (Declare, Bury, Play)):
+        out["cards"] = cards_str(action.cards)
+    return out
+
+
+def action_from_dict(data: Any) -> Action:
+    """Read an action from JSON; malformed input raises IllegalAction('bad_action')."""
+    if not isinstance(data, dict):
+        raise IllegalAction("bad_action", why="an action is an object with a 'type'")
+    kind = data.get("type")
+    if kind == "deal":
+        return Deal()
+    if kind not in ("declare", "pass", "bury", "play"):
+        raise IllegalAction("bad_action", why=f"unknown action type {kind!r}")
+    seat = data.get("seat")
+    if type(seat) is not int:
+        raise IllegalAction("bad_action", why="'seat' must be a seat number")
+    if kind == "pass":
+        return Pass(seat)
+    raw = data.get("cards")
+    if not isinstance(raw, list):
+        raise IllegalAction("bad_action", why="'cards' must be a list of card strings")
+    try:
+        cards = tuple(parse_cards(raw))
+    except CardError as exc:
+        raise IllegalAction("bad_action", why=str(exc)) from None
+    if kind == "declare":
+        return Declare(seat, cards)
+    if kind == "bury":
+        return Bury(seat, cards)
+    return Play(seat, cards)

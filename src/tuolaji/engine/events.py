@@ -1,0 +1,142 @@
+"""Frozen events: what happened, appended once per accepted action (and per consequence).
+
+``redacted(seat)`` gives the form a seat may see: another seat's dealt card, and the kitty
+picked up or buried by another seat, are hidden (``None``) until the round ends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from ..cards import card_str, cards_str, parse_card, parse_cards
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    def redacted(self, seat: int | None) -> Event:
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"e": EVENT_NAMES[type(self)]}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if f.name in _CARD_FIELDS and v is not None:
+                v = cards_str(v)
+            elif f.name in _ONE_CARD_FIELDS and v is not None:
+                v = card_str(v)
+            elif isinstance(v, tuple):
+                v = list(v)
+            out[f.name] = v
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt(Event):
+    seat: int
+    card: int | None
+
+    def redacted(self, seat: int | None) -> Event:
+        return self if seat == self.seat else replace(self, card=None)
+
+
+@dataclass(frozen=True, slots=True)
+class Declared(Event):
+    seat: int
+    cards: tuple[int, ...]
+    trump: int | None  # suit 0..3, None for no-trump
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpFixed(Event):
+    trump: int | None
+    dealer: int
+    source: str  # "declared" or the no-declaration fallback used ("kitty_first", "kitty_third")
+
+
+@dataclass(frozen=True, slots=True)
+class Redealt(Event):
+    """No one declared in the first round: the cards are dealt again."""
+
+
+@dataclass(frozen=True, slots=True)
+class KittyTaken(Event):
+    seat: int
+    cards: tuple[int, ...] | None
+
+    def redacted(self, seat: int | None) -> Event:
+        return self if seat == self.seat else replace(self, cards=None)
+
+
+@dataclass(frozen=True, slots=True)
+class Buried(Event):
+    seat: int
+    cards: tuple[int, ...] | None
+
+    def redacted(self, seat: int | None) -> Event:
+        return self if seat == self.seat else replace(self, cards=None)
+
+
+@dataclass(frozen=True, slots=True)
+class Played(Event):
+    seat: int
+    cards: tuple[int, ...]
+    attempted: tuple[int, ...] | None = None  # a failed throw: what was shown before the forced play
+
+
+@dataclass(frozen=True, slots=True)
+class TrickEnded(Event):
+    winner: int
+    points: int
+    attacker_points: int  # running total after this trick
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded(Event):
+    attacker_points: int
+    trick_points: int
+    kitty: tuple[int, ...]
+    kitty_points: int
+    multiplier: int
+    kitty_captured: bool
+    team: str  # "dealer" or "attackers": who goes up (or takes over)
+    levels: int
+    next_dealer: int
+
+
+_CARD_FIELDS = {"cards", "attempted", "kitty"}
+_ONE_CARD_FIELDS = {"card"}
+
+EVENT_NAMES: dict[type[Event], str] = {
+    Dealt: "dealt", Declared: "declared", Passed: "passed", TrumpFixed: "trump_fixed",
+    Redealt: "redealt", KittyTaken: "kitty_taken", Buried: "buried", Played: "played",
+    TrickEnded: "trick_ended", RoundEnded: "round_ended",
+}
+EVENT_TYPES = {v: k for k, v in EVENT_NAMES.items()}
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """Inverse of ``Event.to_dict``; raises ValueError on a malformed event."""
+    if not isinstance(data, dict) or data.get("e") not in EVENT_TYPES:
+        raise ValueError(f"unknown event {data!r:.80}")
+    cls = EVENT_TYPES[data["e"]]
+    kwargs: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name not in data:
+            if f.name == "attempted":
+                continue
+            raise ValueError(f"event {data['e']!r} lacks {f.name!r}")
+        v = data[f.name]
+        if f.name in _CARD_FIELDS and v is not None:
+            v = tuple(parse_cards(v))
+        elif f.name in _ONE_CARD_FIELDS and v is not None:
+            v = parse_card(v)
+        elif isinstance(v, list):
+            v = tuple(v)
+        kwargs[f.name] = v
+    return cls(**kwargs)

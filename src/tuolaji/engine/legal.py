@@ -1,0 +1,238 @@
+"""The legal-action API for bots and hints: enumerate, count, contains, and sample.
+
+Leads are any non-empty set of cards of one effective suit (a multi-combination lead is a
+throw attempt, which the engine then checks), so their number is counted by formula and
+enumerated lazily. Follows are enumerated as multisets (a card held twice is one choice).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+
+from ..combos import _avail, _chains, decompose, structure
+from ..tricks import follow_reason
+from ..trump import TrumpContext
+from .actions import Action, Bury, Deal, Declare, Pass, Play
+from .round import Phase, Round
+
+
+def _items(cards: Sequence[int]) -> list[tuple[int, int]]:
+    return sorted(Counter(cards).items())
+
+
+def submultisets(items: Sequence[tuple[int, int]], r: int, i: int = 0) -> Iterator[tuple[int, ...]]:
+    """All sub-multisets of size ``r`` of ``items`` [(card, count)], each once."""
+    if r == 0:
+        yield ()
+        return
+    if i == len(items) or sum(n for _, n in items[i:]) < r:
+        return
+    card, cnt = items[i]
+    for take in range(min(cnt, r), -1, -1):
+        for rest in submultisets(items, r - take, i + 1):
+            yield (card,) * take + rest
+
+
+def count_submultisets(items: Sequence[tuple[int, int]], r: int) -> int:
+    ways = [1] + [0] * r
+    for _, cnt in items:
+        new = [0] * (r + 1)
+        for total in range(r + 1):
+            if ways[total]:
+                for take in range(min(cnt, r - total) + 1):
+                    new[total + take] += ways[total]
+        ways = new
+    return ways[r]
+
+
+def _by_suit(hand: Sequence[int], ctx: TrumpContext) -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    for c in hand:
+        out.setdefault(ctx.eff[c], []).append(c)
+    return out
+
+
+def legal_plays(rnd: Round, seat: int) -> Iterator[tuple[int, ...]]:
+    """Every play ``seat`` may make now (as sorted tuples), or nothing if it is not their turn."""
+    if rnd.phase != Phase.PLAY or rnd.turn != seat:
+        return
+    assert rnd.ctx is not None and rnd.trick is not None
+    hand = rnd.hands[seat]
+    ctx = rnd.ctx
+    if not rnd.trick.plays:
+        for cards in _by_suit(hand, ctx).values():
+            items = _items(cards)
+            for size in range(1, len(cards) + 1):
+                yield from submultisets(items, size)
+        return
+    lead = rnd.trick.plays[0]
+    n = len(lead)
+    e = ctx.eff[lead[0]]
+    suit = [c for c in hand if ctx.eff[c] == e]
+    if len(suit) <= n:
+        rest = [c for c in hand if ctx.eff[c] != e]
+        base = tuple(sorted(suit))
+        for extra in submultisets(_items(rest), n - len(suit)):
+            yield tuple(sorted(base + extra))
+        return
+    comps = rnd.trick.lead_comps
+    for cand in submultisets(_items(suit), n):
+        if n == 1 or follow_reason(lead, hand, cand, ctx, comps) is None:
+            yield cand
+
+
+def count_legal_plays(rnd: Round, seat: int) -> int:
+    if rnd.phase != Phase.PLAY or rnd.turn != seat:
+        return 0
+    assert rnd.ctx is not None and rnd.trick is not None
+    hand = rnd.hands[seat]
+    ctx = rnd.ctx
+    if not rnd.trick.plays:
+        total = 0
+        for cards in _by_suit(hand, ctx).values():
+            ways = 1
+            for _, cnt in _items(cards):
+                ways *= cnt + 1
+            total += ways - 1
+        return total
+    lead = rnd.trick.plays[0]
+    n = len(lead)
+    e = ctx.eff[lead[0]]
+    suit = [c for c in hand if ctx.eff[c] == e]
+    if len(suit) <= n:
+        return count_submultisets(_items([c for c in hand if ctx.eff[c] != e]), n - len(suit))
+    return sum(1 for _ in legal_plays(rnd, seat))
+
+
+def is_legal(rnd: Round, action: Action) -> bool:
+    try:
+        rnd.check(action)
+    except ValueError:
+        return False
+    return True
+
+
+def legal_actions(rnd: Round, seat: int) -> Iterator[Action]:
+    """Every action ``seat`` may take now. Burying yields each choice of cards (many)."""
+    phase = rnd.phase
+    if phase in (Phase.DEAL, Phase.DECLARE):
+        if phase == Phase.DECLARE and rnd.turn != seat:
+            return
+        if phase == Phase.DECLARE:
+            yield Pass(seat)
+        for cards in declaration_options(rnd, seat):
+            yield Declare(seat, cards)
+    elif phase == Phase.BURY and seat == rnd.dealer:
+        for cards in submultisets(_items(rnd.hands[seat]), rnd.kitty_size):
+            yield Bury(seat, cards)
+    elif phase == Phase.PLAY:
+        for cards in legal_plays(rnd, seat):
+            yield Play(seat, cards)
+
+
+def declaration_options(rnd: Round, seat: int) -> list[tuple[int, ...]]:
+    """Declarations ``seat`` could make now that would stand."""
+    out = []
+    for card, cnt in _items(rnd.hands[seat]):
+        for size in range(1, cnt + 1):
+            cards = (card,) * size
+            if is_legal(rnd, Declare(seat, cards)):
+                out.append(cards)
+    return out
+
+
+def next_is_deal(rnd: Round) -> bool:
+    return rnd.phase == Phase.DEAL and not rnd.deal_done
+
+
+# ------------------------------------------------------------------ for bots and sampling
+def lead_combos(hand: Sequence[int], ctx: TrumpContext) -> list[tuple[int, ...]]:
+    """Every single-combination lead: singles, tuples and tractors (every sub-chain)."""
+    counts = Counter(hand)
+    out: list[tuple[int, ...]] = []
+    for card, cnt in counts.items():
+        for k in range(1, cnt + 1):
+            out.append((card,) * k)
+    maxk = max(counts.values(), default=0)
+    for k in range(2, maxk + 1):
+        avail = _avail(counts, k, ctx.pos)
+        for lo, hi in _chains(avail):
+            for start in range(lo, hi):
+                for end in range(start + 1, hi + 1):
+                    options: list[tuple[int, ...]] = [()]
+                    for o in range(start, end + 1):
+                        options = [p + (c,) * k for p in options for c in avail[o]]
+                    out.extend(options)
+    return out
+
+
+def random_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
+    """A random legal play, found constructively (no enumeration of all plays)."""
+    assert rnd.ctx is not None and rnd.trick is not None
+    hand = rnd.hands[seat]
+    ctx = rnd.ctx
+    if not rnd.trick.plays:
+        return rng.choice(lead_combos(hand, ctx))
+    lead = rnd.trick.plays[0]
+    n = len(lead)
+    e = ctx.eff[lead[0]]
+    eff = ctx.eff
+    suit = [c for c in hand if eff[c] == e]
+    if len(suit) <= n:
+        rest = [c for c in hand if eff[c] != e]
+        return tuple(suit + rng.sample(rest, n - len(suit)))
+    if n == 1:
+        return (rng.choice(suit),)
+    comps = rnd.trick.lead_comps or decompose(lead, ctx)
+    play = _structured_pick(suit, comps, ctx, rng)
+    if follow_reason(lead, hand, play, ctx, comps) is None:
+        return play
+    return next(legal_plays(rnd, seat))  # rare: the greedy pick missed a better arrangement
+
+
+def _structured_pick(suit: list[int], comps: Sequence[object], ctx: TrumpContext,
+                     rng: random.Random) -> tuple[int, ...]:
+    from ..combos import Combo, needs
+
+    typed = [c for c in comps if isinstance(c, Combo)]
+    n = sum(len(c.cards) for c in typed)
+    counts = Counter(suit)
+    picked: list[int] = []
+    chains, tuple_needs = needs(typed)
+    for k, m in chains:
+        avail = _avail(counts, k, ctx.pos)
+        starts = [s for lo, hi in _chains(avail) for s in range(lo, hi - m + 2)]
+        if not starts:
+            continue
+        s = rng.choice(starts)
+        for o in range(s, s + m):
+            c = rng.choice(avail[o])
+            counts[c] -= k
+            picked.extend([c] * k)
+    for k, need in tuple_needs:
+        have = sum(v // k for v in Counter(picked).values())
+        while have < need and len(picked) + k <= n:
+            options = [c for c, v in counts.items() if v >= k]
+            if not options:
+                break
+            c = rng.choice(options)
+            counts[c] -= k
+            picked.extend([c] * k)
+            have += 1
+    rest = [c for c, v in counts.items() for _ in range(v)]
+    picked.extend(rng.sample(rest, n - len(picked)))
+    return tuple(picked)
+
+
+def random_bury(hand: Sequence[int], size: int, rng: random.Random) -> tuple[int, ...]:
+    return tuple(rng.sample(list(hand), size))
+
+
+__all__ = [
+    "legal_plays", "count_legal_plays", "is_legal", "legal_actions", "declaration_options",
+    "lead_combos", "random_play", "random_bury", "submultisets", "count_submultisets",
+    "combinations", "Deal", "structure",
+]

@@ -1,0 +1,82 @@
+"""The typed, per-seat snapshot that computer players decide from.
+
+An :class:`Observation` is built by copying only what ``seat`` may know out of a round: its
+own hand, the public play, the declarations, and the kitty only if this seat buried it. Bots
+get nothing else, so a bot cannot peek even by accident.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..trump import TrumpContext
+from .events import Event
+from .round import Phase, Round
+
+
+@dataclass(frozen=True, slots=True)
+class PublicTrick:
+    leader: int
+    seats: tuple[int, ...]
+    plays: tuple[tuple[int, ...], ...]
+    winner: int | None
+    points: int
+    attempted: tuple[int, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    seat: int
+    players: int
+    phase: Phase
+    turn: int | None
+    level: int
+    dealer: int | None
+    ctx: TrumpContext  # the fixed trump context, or the current bid's during the deal
+    trump_fixed: bool
+    bid_seat: int | None
+    bid_cards: tuple[int, ...]
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    kitty: tuple[int, ...] | None  # only for the seat that buried it
+    kitty_size: int
+    trick: PublicTrick | None
+    tricks: tuple[PublicTrick, ...]
+    attacker_points: int
+    decks: int
+    events: tuple[Event, ...]  # the public event log, redacted for this seat
+
+    def is_attacker(self, seat: int) -> bool:
+        return self.dealer is not None and seat % 2 != self.dealer % 2
+
+
+def _public(t: object) -> PublicTrick:
+    from .round import Trick
+
+    assert isinstance(t, Trick)
+    return PublicTrick(t.leader, tuple(t.seats), tuple(t.plays), t.winner, t.points, t.attempted)
+
+
+def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
+    own_kitty = seat == rnd.dealer and rnd.phase in (Phase.PLAY, Phase.DONE)
+    return Observation(
+        seat=seat,
+        players=rnd.players,
+        phase=rnd.phase,
+        turn=rnd.turn,
+        level=rnd.level,
+        dealer=rnd.dealer,
+        ctx=rnd.level_ctx,
+        trump_fixed=rnd.ctx is not None,
+        bid_seat=rnd.bid.seat if rnd.bid else None,
+        bid_cards=(rnd.bid.card,) * rnd.bid.count if rnd.bid else (),
+        hand=tuple(rnd.hands[seat]),
+        hand_sizes=tuple(len(h) for h in rnd.hands),
+        kitty=tuple(rnd.kitty) if own_kitty else None,
+        kitty_size=rnd.kitty_size,
+        trick=_public(rnd.trick) if rnd.trick is not None else None,
+        tricks=tuple(_public(t) for t in rnd.tricks),
+        attacker_points=rnd.attacker_points,
+        decks=rnd.rules.decks,
+        events=tuple(e.redacted(seat) for e in rnd.events) if with_events else (),
+    )

@@ -1,0 +1,222 @@
+"""The judge protocol: one JSON request per line in, one JSON response per line out.
+
+Programs in any language ask the engine rules questions (see ``docs/judge.md``). A malformed
+or unanswerable request gets ``{"id": ..., "error": "..."}`` and the judge keeps reading.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from .cards import CardError, cards_str, parse_cards
+from .combos import decompose
+from .declaring import bid_reason, read_bid
+from .ruleset import FirstRoundDealer, RuleSet, RuleSetError, load_rules
+from .scoring import kitty_multiplier, level_change, parse_level
+from .tricks import check_throw, follow_reason, lead_reason, trick_winner
+from .trump import TrumpContext
+
+
+class JudgeError(ValueError):
+    pass
+
+
+def _need(req: dict[str, Any], key: str) -> Any:
+    if key not in req:
+        raise JudgeError(f"missing {key!r}")
+    return req[key]
+
+
+def _cards(req: dict[str, Any], key: str, *, allow_empty: bool = False) -> list[int]:
+    raw = _need(req, key)
+    if not isinstance(raw, list):
+        raise JudgeError(f"{key!r} must be a list of card strings")
+    try:
+        cards = parse_cards(raw)
+    except CardError as exc:
+        raise JudgeError(f"in {key!r}: {exc}") from None
+    if not cards and not allow_empty:
+        raise JudgeError(f"{key!r} is empty")
+    return cards
+
+
+def _card_lists(req: dict[str, Any], key: str, *, allow_empty: bool = False) -> list[list[int]]:
+    raw = _need(req, key)
+    if not isinstance(raw, list) or not all(isinstance(x, list) for x in raw):
+        raise JudgeError(f"{key!r} must be a list of card lists")
+    out = []
+    for i, lst in enumerate(raw):
+        try:
+            cards = parse_cards(lst)
+        except CardError as exc:
+            raise JudgeError(f"in {key!r}[{i}]: {exc}") from None
+        if not cards and not allow_empty:
+            raise JudgeError(f"{key!r}[{i}] is empty")
+        out.append(cards)
+    return out
+
+
+def _context(req: dict[str, Any]) -> tuple[RuleSet, TrumpContext]:
+    try:
+        rules = load_rules(req.get("rules"))
+    except RuleSetError as exc:
+        raise JudgeError(str(exc)) from None
+    decks = req.get("decks", rules.decks)
+    if type(decks) is not int or not 1 <= decks <= 4:
+        raise JudgeError(f"'decks' must be 1 to 4, not {decks!r}")
+    if decks != rules.decks:
+        try:
+            rules = rules.replace(decks=decks, hand_size=None, kitty_size=None)
+        except RuleSetError as exc:
+            raise JudgeError(str(exc)) from None
+    try:
+        level = parse_level(str(_need(req, "level"))) + 2
+    except ValueError as exc:
+        raise JudgeError(str(exc)) from None
+    trump_raw = req.get("trump")
+    if trump_raw is None or (isinstance(trump_raw, str) and trump_raw.upper() in ("NT", "NONE", "")):
+        trump = None
+    elif isinstance(trump_raw, str) and trump_raw.upper() in ("S", "H", "C", "D"):
+        trump = "SHCD".index(trump_raw.upper())
+    else:
+        raise JudgeError(f"'trump' must be S, H, C, D or null, not {trump_raw!r}")
+    ctx = TrumpContext(level, trump, decks, rules.notrump_level_tractor)
+    return rules, ctx
+
+
+def _suited(cards: list[int], ctx: TrumpContext, key: str) -> None:
+    reason = lead_reason(cards, ctx)
+    if reason == "mixed_suits":
+        raise JudgeError(f"{key!r} mixes suits: a lead is all one suit or all trumps")
+
+
+def op_winner(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[str, Any]:
+    plays = _card_lists(req, "plays")
+    _suited(plays[0], ctx, "plays[0]")
+    if any(len(p) != len(plays[0]) for p in plays):
+        raise JudgeError("every play must have as many cards as the lead")
+    return {"winner": trick_winner(plays, ctx)}
+
+
+def op_legal(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[str, Any]:
+    lead = _cards(req, "lead")
+    _suited(lead, ctx, "lead")
+    hand = _cards(req, "hand")
+    play = _cards(req, "play", allow_empty=True)
+    reason = follow_reason(lead, hand, play, ctx)
+    return {"legal": reason is None, "reason": reason}
+
+
+def op_throw(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[str, Any]:
+    throw = _cards(req, "throw")
+    _suited(throw, ctx, "throw")
+    hands = _card_lists(req, "hands", allow_empty=True)
+    ok, forced = check_throw(throw, hands, ctx)
+    return {"ok": ok, "forced": None if forced is None else cards_str(forced)}
+
+
+def op_combos(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[str, Any]:
+    cards = _cards(req, "cards")
+    return {"combos": [{"type": c.kind, "cards": cards_str(sorted(c.cards, key=ctx.sort_key.__getitem__))}
+                       for c in decompose(cards, ctx)]}
+
+
+def op_kitty_multiplier(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[str, Any]:
+    play = _cards(req, "play")
+    basis = _cards(req, "lead") if req.get("lead") is not None else play
+    return {"multiplier": kitty_multiplier(decompose(basis, ctx), rules.kitty_multiplier)}
+
+
+def op_level_change(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[str, Any]:
+    points = _need(req, "points")
+    if type(points) is not int or points < 0:
+        raise JudgeError("'points' must be a whole number of points, 0 or more")
+    team, levels = level_change(points, rules)
+    return {"team": team, "levels": levels}
+
+
+def op_declare(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[str, Any]:
+    bids = _need(req, "bids")
+    if not isinstance(bids, list):
+        raise JudgeError("'bids' must be a list of {seat, cards}")
+    first_round = bool(req.get("first_round", False))
+    current = None
+    first_seat: int | None = None
+    valid = []
+    for i, b in enumerate(bids):
+        if not isinstance(b, dict) or type(b.get("seat")) is not int or not isinstance(b.get("cards"), list):
+            raise JudgeError(f"bids[{i}] must be {{\"seat\": n, \"cards\": [...]}}")
+        if not 0 <= b["seat"] < rules.players:
+            raise JudgeError(f"bids[{i}]: no seat {b['seat']}")
+        try:
+            cards = parse_cards(b["cards"])
+        except CardError as exc:
+            raise JudgeError(f"in bids[{i}]: {exc}") from None
+        try:
+            bid = read_bid(b["seat"], cards, ctx.level, rules)
+        except ValueError:
+            valid.append(False)
+            continue
+        if bid_reason(bid, current, rules) is not None:
+            valid.append(False)
+            continue
+        valid.append(True)
+        current = bid
+        if first_seat is None:
+            first_seat = bid.seat
+    out: dict[str, Any] = {
+        "valid": valid,
+        "trump": None if current is None or current.trump is None else "SHCD"[current.trump],
+        "declarer": None if current is None else current.seat,
+    }
+    if first_round:
+        out["dealer"] = (None if current is None else current.seat
+                         if rules.first_round_dealer == FirstRoundDealer.LAST_DECLARER else first_seat)
+    return out
+
+
+OPS: dict[str, Callable[[dict[str, Any], RuleSet, TrumpContext], dict[str, Any]]] = {
+    "winner": op_winner,
+    "legal": op_legal,
+    "throw": op_throw,
+    "combos": op_combos,
+    "kitty_multiplier": op_kitty_multiplier,
+    "level_change": op_level_change,
+    "declare": op_declare,
+}
+
+
+def handle(req: Any) -> dict[str, Any]:
+    """Answer one request (already parsed from JSON)."""
+    rid = req.get("id") if isinstance(req, dict) else None
+    try:
+        if not isinstance(req, dict):
+            raise JudgeError("a request is a JSON object")
+        op = _need(req, "op")
+        if op not in OPS:
+            raise JudgeError(f"unknown op {op!r}; ops: {', '.join(OPS)}")
+        rules, ctx = _context(req)
+        answer = OPS[op](req, rules, ctx)
+    except JudgeError as exc:
+        return {"id": rid, "error": str(exc)}
+    except (ValueError, TypeError, KeyError) as exc:  # defensive: never die on odd input
+        return {"id": rid, "error": f"cannot answer: {exc}"}
+    return {"id": rid, **answer}
+
+
+def handle_line(line: str) -> dict[str, Any]:
+    try:
+        req = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return {"id": None, "error": f"not valid JSON: {exc.msg} at column {exc.colno}"}
+    return handle(req)
+
+
+def serve(inp: TextIO, out: TextIO) -> None:
+    for line in inp:
+        if not line.strip():
+            continue
+        out.write(json.dumps(handle_line(line), ensure_ascii=False) + "\n")
+        out.flush()

@@ -1,0 +1,17 @@
+"""``tuolaji judge``: the judge protocol on stdin/stdout (see docs/judge.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .judge import serve
+
+
+def main(argv: list[str] | None = None) -> int:
+    argparse.ArgumentParser(
+        prog="tuolaji judge",
+        description="Read one JSON request per line on stdin, write one JSON response per line.",
+    ).parse_args(argv)
+    serve(sys.stdin, sys.stdout)
+    return 0

@@ -1,0 +1,306 @@
+"""One frozen, validated, serialisable settings object for every rule variant.
+
+Every variant that ``RULES.md`` names is a field here with the default rule as its default.
+Settings that the engine does not implement yet are refused by :func:`RuleSet.check_supported`
+with an error naming the field, so a game never silently plays a different rule.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from typing import Any
+
+
+class RuleSetError(ValueError):
+    code = "bad_rules"
+
+
+class Partnership(StrEnum):
+    FIXED = "fixed"  # 固定对家 (rooms marked 定)
+    FIND_FRIEND = "find_friend"  # 挑选对家 (rooms marked 寻), seeds 000, 001
+
+
+class DeclareStyle(StrEnum):
+    LEVEL_CARD = "level_card"  # show a level card (seeds 002, 003)
+    JOKER_BACKED = "joker_backed"  # level card + matching-colour joker (seed 000 C)
+
+
+class FirstRoundDealer(StrEnum):
+    FIRST_DECLARER = "first_declarer"  # 抢庄: whoever shows first deals (seeds 002, 003)
+    LAST_DECLARER = "last_declarer"  # 反主反打: an override before the kitty takes the deal
+
+
+class NoDeclaration(StrEnum):
+    KITTY_FIRST = "kitty_first"  # suit of the kitty's first non-joker card (seed 003)
+    KITTY_THIRD = "kitty_third"  # kitty's third card; a joker means no-trump (seed 004)
+    REDEAL = "redeal"
+
+
+class KittyMultiplier(StrEnum):
+    EXPONENTIAL = "exponential"  # single x2, pair x4, tractor of n pairs x2*2^n (seeds 000A, 001, 002)
+    LINEAR = "linear"  # tractor of n pairs x4*n (seeds 000 C, 004)
+    FIXED16 = "fixed16"  # any tractor x16 (seed 003)
+    BY_SIZE = "by_size"  # 2 x number of cards in the largest combination (seed 003)
+
+
+class ScoringTable(StrEnum):
+    STANDARD = "standard"  # seeds 000 A, 001, 002
+    FINE = "fine"  # seed 004's finer table
+
+
+class ThrowPenalty(StrEnum):
+    NONE = "none"
+    POINTS = "points"
+    STAKE = "stake"  # seed 004: half the table stake
+
+
+class MatchEnd(StrEnum):
+    PASS_ACE = "pass_ace"  # going past A wins (seed 000 D)
+    WRAP = "wrap"  # wrap back to 2 and keep playing
+    FIXED_ROUNDS = "fixed_rounds"  # seed 003: higher level after N rounds wins
+    TIMED = "timed"  # seed 003: higher level at the deadline wins
+
+
+LEVEL_TOKENS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+@dataclass(frozen=True, kw_only=True)
+class RuleSet:
+    """All settings of a game. Construct with keywords; invalid values raise RuleSetError."""
+
+    name: str = "classic"
+    # §1 cards, players, deal
+    decks: int = 2
+    players: int = 4
+    hand_size: int | None = None  # derived from decks and players when None
+    kitty_size: int | None = None
+    # §8 declaring
+    declare_style: DeclareStyle = DeclareStyle.LEVEL_CARD
+    suit_order_overrides: bool = False  # ♠ > ♥ > ♣ > ♦ between equal-strength overrides (seed 004)
+    self_override: bool = False  # 自反 (seed 002); default forbids it (seed 003)
+    pair_locks: bool = False  # 上保险/定主: a declared pair cannot be overridden
+    override_after_bury: bool = False  # 反主炒底 (seeds 000 C, 004)
+    first_round_dealer: FirstRoundDealer = FirstRoundDealer.FIRST_DECLARER
+    no_declaration: NoDeclaration = NoDeclaration.KITTY_FIRST
+    first_round_no_declaration: NoDeclaration = NoDeclaration.REDEAL
+    redeal_request: bool = False  # 暴动 (seed 000 C)
+    redeal_request_max_points: int = 10  # a hand with at most this many points may ask
+    override_count_multiplies_stake: bool = False  # seed 004
+    # §3 combinations
+    notrump_level_tractor: bool = True  # level pair + LJ LJ is a tractor in no-trump
+    # §3 throws
+    throw_penalty: ThrowPenalty = ThrowPenalty.NONE
+    throw_penalty_points: int = 10
+    # §6 kitty
+    kitty_multiplier: KittyMultiplier = KittyMultiplier.EXPONENTIAL
+    # §7 scoring and match end
+    scoring_table: ScoringTable = ScoringTable.STANDARD
+    level_cap: int | None = None  # most levels gained in one round (seed 000 C: 6)
+    scale_with_decks: bool = True  # thresholds scale with the number of decks
+    match_end: MatchEnd = MatchEnd.PASS_ACE
+    must_defend: tuple[str, ...] = ()  # levels a team must win as dealer to pass (e.g. 5 10 K A)
+    match_rounds: int | None = None
+    match_minutes: int | None = None
+    start_level: str = "2"
+    # §9 partners
+    partnership: Partnership = Partnership.FIXED
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            kind = _ENUM_FIELDS.get(f.name)
+            if kind is not None and not isinstance(value, kind):
+                try:
+                    object.__setattr__(self, f.name, kind(value))
+                except ValueError:
+                    options = ", ".join(m.value for m in kind)
+                    raise RuleSetError(
+                        f"setting {f.name!r} cannot be {value!r}: choose one of {options}"
+                    ) from None
+        if isinstance(self.must_defend, list):
+            object.__setattr__(self, "must_defend", tuple(self.must_defend))
+        self._validate()
+
+    def _validate(self) -> None:
+        def need(cond: bool, name: str, what: str) -> None:
+            if not cond:
+                raise RuleSetError(f"setting {name!r} {what}")
+
+        for name in ("decks", "players", "throw_penalty_points", "redeal_request_max_points"):
+            need(type(getattr(self, name)) is int, name, "must be an integer")
+        for name in (
+            "suit_order_overrides", "self_override", "pair_locks", "override_after_bury",
+            "redeal_request", "override_count_multiplies_stake", "notrump_level_tractor",
+            "scale_with_decks",
+        ):
+            need(isinstance(getattr(self, name), bool), name, "must be true or false")
+        need(1 <= self.decks <= 4, "decks", f"must be 1 to 4, not {self.decks}")
+        need(self.players in (4, 6, 8), "players", f"must be 4, 6 or 8, not {self.players}")
+        for name in ("hand_size", "kitty_size", "level_cap", "match_rounds", "match_minutes"):
+            v = getattr(self, name)
+            need(v is None or (type(v) is int and v >= 0), name, "must be empty or a whole number")
+        total = 54 * self.decks
+        need(
+            self.hand_size_value * self.players + self.kitty_size_value == total,
+            "hand_size",
+            f"and kitty_size must use all {total} cards: {self.players} x "
+            f"{self.hand_size_value} + {self.kitty_size_value} != {total}",
+        )
+        need(self.hand_size_value > 0, "hand_size", "must be positive")
+        need(self.start_level in LEVEL_TOKENS, "start_level", f"must be one of {LEVEL_TOKENS}")
+        for lv in self.must_defend:
+            need(lv in LEVEL_TOKENS, "must_defend", f"has {lv!r}, not a level")
+        need(
+            self.match_end != MatchEnd.FIXED_ROUNDS or (self.match_rounds or 0) > 0,
+            "match_rounds", "must be set for a fixed-length match",
+        )
+        need(
+            self.match_end != MatchEnd.TIMED or (self.match_minutes or 0) > 0,
+            "match_minutes", "must be set for a timed match",
+        )
+
+    @property
+    def hand_size_value(self) -> int:
+        if self.hand_size is not None:
+            return self.hand_size
+        total = 54 * self.decks
+        kitty = self.kitty_size if self.kitty_size is not None else _default_kitty(total, self.players)
+        return (total - kitty) // self.players
+
+    @property
+    def kitty_size_value(self) -> int:
+        if self.kitty_size is not None:
+            return self.kitty_size
+        total = 54 * self.decks
+        if self.hand_size is not None:
+            return total - self.hand_size * self.players
+        return _default_kitty(total, self.players)
+
+    @property
+    def points_total(self) -> int:
+        return 100 * self.decks
+
+    def unsupported(self) -> list[str]:
+        """Names of settings whose chosen value the engine does not implement yet."""
+        out: list[str] = []
+        default = RuleSet()
+        for name in _NOT_YET:
+            if getattr(self, name) != getattr(default, name):
+                out.append(name)
+        return out
+
+    def check_supported(self) -> None:
+        bad = self.unsupported()
+        if bad:
+            detail = ", ".join(f"{n}={_show(getattr(self, n))}" for n in bad)
+            raise RuleSetError(f"not supported yet: {detail}")
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            out[f.name] = list(v) if isinstance(v, tuple) else (v.value if isinstance(v, StrEnum) else v)
+        return out
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
+        if not isinstance(data, dict):
+            raise RuleSetError(f"rules must be an object of settings, not {type(data).__name__}")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RuleSetError(f"unknown setting(s): {', '.join(unknown)}")
+        try:
+            return cls(**data)
+        except TypeError as exc:  # pragma: no cover - kw_only dataclass, names checked above
+            raise RuleSetError(str(exc)) from None
+
+    def replace(self, **changes: Any) -> RuleSet:
+        return dataclasses.replace(self, **changes)
+
+
+def _show(v: object) -> str:
+    return v.value if isinstance(v, StrEnum) else repr(v)
+
+
+def _default_kitty(total: int, players: int) -> int:
+    # The largest kitty of 6..12 cards that leaves equal hands; 108/4 -> 8, 162/4 -> 6, 216/4 -> 8.
+    for kitty in (8, 6, 12, 10, 7, 9, 5, 4, 11):
+        if (total - kitty) % players == 0:
+            return kitty
+    return total % players
+
+
+_ENUM_FIELDS: dict[str, type[StrEnum]] = {}
+for _f in fields(RuleSet):
+    for _cls in (
+        Partnership, DeclareStyle, FirstRoundDealer, NoDeclaration, KittyMultiplier,
+        ScoringTable, ThrowPenalty, MatchEnd,
+    ):
+        if _f.type == _cls.__name__:
+            _ENUM_FIELDS[_f.name] = _cls
+
+# Settings whose non-default values the engine does not play yet (the variants issue adds them).
+_NOT_YET: tuple[str, ...] = (
+    "decks", "players", "hand_size", "kitty_size", "declare_style", "suit_order_overrides",
+    "self_override", "pair_locks", "override_after_bury", "first_round_dealer",
+    "no_declaration", "first_round_no_declaration", "redeal_request",
+    "override_count_multiplies_stake", "notrump_level_tractor", "throw_penalty",
+    "kitty_multiplier", "scoring_table", "level_cap", "scale_with_decks", "match_end",
+    "must_defend", "match_rounds", "match_minutes", "start_level", "partnership",
+)
+
+PRESETS: dict[str, RuleSet] = {
+    "classic": RuleSet(name="classic"),
+}
+
+
+def preset(name: str) -> RuleSet:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise RuleSetError(
+            f"no rules preset named {name!r}; presets: {', '.join(sorted(PRESETS))}"
+        ) from None
+
+
+def load_rules(spec: str | dict[str, Any] | RuleSet | None) -> RuleSet:
+    """A preset name, a path to a JSON settings file, a settings object, or None (default)."""
+    if spec is None:
+        return PRESETS["classic"]
+    if isinstance(spec, RuleSet):
+        return spec
+    if isinstance(spec, dict):
+        base = dict(spec)
+        if "preset" in base:
+            start = preset(str(base.pop("preset"))).to_dict()
+            start.update(base)
+            base = start
+        return RuleSet.from_dict(base)
+    if isinstance(spec, str):
+        if spec in PRESETS:
+            return PRESETS[spec]
+        if spec.endswith(".json"):
+            try:
+                with open(spec, encoding="utf-8") as fh:
+                    data = json.load(fh)
+            except OSError as exc:
+                raise RuleSetError(f"cannot read rules file {spec!r}: {exc.strerror}") from None
+            except json.JSONDecodeError as exc:
+                raise RuleSetError(f"rules file {spec!r} is not valid JSON: {exc}") from None
+            return load_rules(data)
+        return preset(spec)
+    raise RuleSetError(f"rules must be a preset name or a settings object, not {spec!r}")
+
+
+__all__ = [
+    "RuleSet", "RuleSetError", "PRESETS", "preset", "load_rules", "Partnership", "DeclareStyle",
+    "FirstRoundDealer", "NoDeclaration", "KittyMultiplier", "ScoringTable", "ThrowPenalty",
+    "MatchEnd", "LEVEL_TOKENS",
+]

@@ -1,0 +1,83 @@
+"""Kitty multiplier, level change, next dealer and levels (RULES.md §6, §7)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .combos import Combo
+from .ruleset import KittyMultiplier, RuleSet, ScoringTable
+
+LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+def level_rank(level_index: int) -> int:
+    """Rank 2..14 of a level index 0..12."""
+    return level_index + 2
+
+
+def level_name(level_index: int) -> str:
+    return LEVELS[level_index] if 0 <= level_index < len(LEVELS) else f"A+{level_index - 12}"
+
+
+def parse_level(token: str) -> int:
+    t = str(token).strip().upper()
+    if t == "T":
+        t = "10"
+    if t not in LEVELS:
+        raise ValueError(f"bad level {token!r}: use 2-10, J, Q, K or A")
+    return LEVELS.index(t)
+
+
+def combo_multiplier(comp: Combo, mode: KittyMultiplier) -> int:
+    k, m = comp.k, comp.m
+    if k == 1:
+        return 2
+    if mode == KittyMultiplier.EXPONENTIAL:
+        return 2 * k ** m
+    if mode == KittyMultiplier.LINEAR:
+        return 2 * k * m if m > 1 else 2 * k
+    if mode == KittyMultiplier.FIXED16:
+        return 16 if m > 1 else 2 * k
+    return 2 * k * m  # BY_SIZE: two times the cards in the combination
+
+
+def kitty_multiplier(lead_comps: Sequence[Combo], mode: KittyMultiplier = KittyMultiplier.EXPONENTIAL) -> int:
+    """Multiplier set by the largest combination of the last trick's lead (a throw counts its
+    largest combination only)."""
+    return max(combo_multiplier(c, mode) for c in lead_comps)
+
+
+def level_change(points: int, rules: RuleSet) -> tuple[str, int]:
+    """``("dealer" | "attackers", levels)`` for the attackers' total."""
+    unit = 40 * rules.decks // 2 if rules.scale_with_decks else 40
+    if rules.scoring_table == ScoringTable.FINE:
+        team, levels = _fine_table(points, unit)
+    elif points <= 0:
+        team, levels = "dealer", 3
+    elif points < unit:
+        team, levels = "dealer", 2
+    elif points < 2 * unit:
+        team, levels = "dealer", 1
+    else:
+        team, levels = "attackers", (points - 2 * unit) // unit
+    if rules.level_cap is not None:
+        levels = min(levels, rules.level_cap)
+    return team, levels
+
+
+def _fine_table(points: int, unit: int) -> tuple[str, int]:
+    # seed 004: 0 -> +6, 5-10 -> +5, 15-20 -> +4, 25-30 -> +3, 35 -> +2 (scaled to 40-point units)
+    step = unit // 8
+    if points >= 2 * unit:
+        return "attackers", (points - 2 * unit) // unit
+    if points >= unit:
+        return "dealer", 1
+    if points <= 0:
+        return "dealer", 6
+    if points <= 2 * step:
+        return "dealer", 5
+    if points <= 4 * step:
+        return "dealer", 4
+    if points <= 6 * step:
+        return "dealer", 3
+    return "dealer", 2

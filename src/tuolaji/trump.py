@@ -1,0 +1,99 @@
+"""The trump context: effective suit and order of every card, computed once per round.
+
+``order`` is a card's strength inside its effective suit and doubles as its position in
+tractor chains: two pairs form a tractor step when their orders differ by exactly one. The
+off-suit level cards share one order (they are equal to each other and never pair), which is
+exactly what the rules need: ``♠55 + ♥55`` chains (orders 12, 13), ``♣55 + ♦55`` does not.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from .cards import BJ, LJ, NUM_KINDS
+
+TRUMP = 4  # the effective suit of every trump card
+NO_TRUMP: None = None
+
+
+class TrumpContext:
+    """Level rank (2..14), trump suit (0..3 or None for no-trump) and the derived tables."""
+
+    __slots__ = ("level", "trump", "decks", "notrump_level_tractor", "eff", "order", "sort_key",
+                 "pos", "by_order")
+
+    level: int
+    trump: int | None
+    decks: int
+    notrump_level_tractor: bool
+    eff: tuple[int, ...]
+    order: tuple[int, ...]
+    sort_key: tuple[int, ...]
+    pos: tuple[int, ...]
+    by_order: tuple[tuple[tuple[int, ...], ...], ...]
+
+    def __new__(cls, level: int, trump: int | None, decks: int = 2,
+                notrump_level_tractor: bool = True) -> TrumpContext:
+        return _context(level, trump, decks, notrump_level_tractor)
+
+    def __repr__(self) -> str:
+        suit = "NT" if self.trump is None else "SHCD"[self.trump]
+        return f"TrumpContext(level={self.level}, trump={suit}, decks={self.decks})"
+
+    def is_trump(self, card: int) -> bool:
+        return self.eff[card] == TRUMP
+
+    def beats(self, a: int, b: int) -> bool:
+        """Does single ``a`` played later beat single ``b`` (in the same trick)?"""
+        ea, eb = self.eff[a], self.eff[b]
+        if ea == eb:
+            return self.order[a] > self.order[b]
+        return ea == TRUMP
+
+    def sort(self, cards: list[int]) -> list[int]:
+        """Display order: plain suits grouped, trumps last, low to high inside each group."""
+        key = self.sort_key
+        return sorted(cards, key=key.__getitem__)
+
+
+@cache
+def _context(level: int, trump: int | None, decks: int, notrump_level_tractor: bool) -> TrumpContext:
+    if not 2 <= level <= 14:
+        raise ValueError(f"level must be 2..14 (A), not {level}")
+    if trump is not None and trump not in (0, 1, 2, 3):
+        raise ValueError(f"trump must be a suit 0..3 or None, not {trump}")
+    eff = [0] * NUM_KINDS
+    order = [0] * NUM_KINDS
+    plain_ranks = [r for r in range(2, 15) if r != level]  # 12 ranks, the level rank skipped
+    for suit in range(4):
+        for i, rank in enumerate(plain_ranks):
+            card = suit * 13 + rank - 2
+            if suit == trump:
+                eff[card], order[card] = TRUMP, i
+            else:
+                eff[card], order[card] = suit, i
+        level_card = suit * 13 + level - 2
+        eff[level_card] = TRUMP
+    if trump is None:
+        for suit in range(4):
+            order[suit * 13 + level - 2] = 0
+        order[LJ] = 1 if notrump_level_tractor else 2
+        order[BJ] = order[LJ] + 1
+    else:
+        for suit in range(4):
+            order[suit * 13 + level - 2] = 13 if suit == trump else 12
+        order[LJ], order[BJ] = 14, 15
+    eff[LJ] = eff[BJ] = TRUMP
+    ctx = object.__new__(TrumpContext)
+    ctx.level, ctx.trump, ctx.decks = level, trump, decks
+    ctx.notrump_level_tractor = notrump_level_tractor
+    ctx.eff, ctx.order = tuple(eff), tuple(order)
+    ctx.sort_key = tuple(eff[c] * 64 + order[c] * 4 + (c // 13 if c < 52 else 0)
+                         for c in range(NUM_KINDS))
+    # chain position across suits: equal orders of different effective suits never touch
+    ctx.pos = tuple(eff[c] * 32 + order[c] for c in range(NUM_KINDS))
+    groups: list[list[list[int]]] = [[[] for _ in range(20)] for _ in range(5)]
+    for c in range(NUM_KINDS):
+        groups[eff[c]][order[c]].append(c)
+    ctx.by_order = tuple(tuple(tuple(g) for g in suit_groups) for suit_groups in groups)
+    return ctx
