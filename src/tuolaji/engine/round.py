@@ -203,16 +203,17 @@ class Round:
         self.apply_unchecked(action)
 
     def apply_unchecked(self, action: Action) -> None:
-        if isinstance(action, Deal):
+        kind = action.type  # a string compare is much cheaper than isinstance on the hot path
+        if kind == "play":
+            self._play(action.seat, action.cards)  # type: ignore[union-attr]
+        elif kind == "deal":
             self._deal()
-        elif isinstance(action, Play):
-            self._play(action.seat, action.cards)
-        elif isinstance(action, Declare):
-            self._declare(action)
-        elif isinstance(action, Pass):
-            self._pass(action.seat)
-        elif isinstance(action, Bury):
-            self._bury(action.seat, action.cards)
+        elif kind == "declare":
+            self._declare(action)  # type: ignore[arg-type]
+        elif kind == "pass":
+            self._pass(action.seat)  # type: ignore[union-attr]
+        elif kind == "bury":
+            self._bury(action.seat, action.cards)  # type: ignore[union-attr]
 
     def _deal(self) -> None:
         seat = self.next_deal_seat
