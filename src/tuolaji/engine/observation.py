@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..ruleset import RuleSet
 from ..trump import TrumpContext
 from .events import Event
 from .round import Phase, Round
@@ -45,6 +46,7 @@ class Observation:
     attacker_points: int
     decks: int
     events: tuple[Event, ...]  # the public event log, redacted for this seat
+    rules: RuleSet | None = None  # the (public) rules of the game, for bots that simulate
 
     def is_attacker(self, seat: int) -> bool:
         return self.dealer is not None and seat % 2 != self.dealer % 2
@@ -79,4 +81,5 @@ def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
         attacker_points=rnd.attacker_points,
         decks=rnd.rules.decks,
         events=tuple(e.redacted(seat) for e in rnd.events) if with_events else (),
+        rules=rnd.rules,
     )
