@@ -181,7 +181,7 @@ def _embed(caps: dict[int, int], chains: list[Shape], i: int, order: Sequence[in
 
 
 def structure(counts: dict[int, int], comps: Sequence[Combo], order: Sequence[int]) -> tuple[tuple[bool, ...], tuple[int, ...]]:
-    """How much of a lead's structure some cards can match: chains, then tuple counts."""
+    """How much of a lead's structure some cards match: chains, then tuple counts (capped)."""
     chains, tuple_needs = needs(comps)
     return (
         embed_chains(counts, chains, order),
@@ -189,9 +189,80 @@ def structure(counts: dict[int, int], comps: Sequence[Combo], order: Sequence[in
     )
 
 
-def matches_fully(counts: dict[int, int], comps: Sequence[Combo], order: Sequence[int]) -> bool:
-    """Can the cards be arranged into the lead's whole structure (a valid ruff or beat)?"""
+def required_structure(counts: dict[int, int], comps: Sequence[Combo], n: int,
+                       order: Sequence[int]) -> tuple[tuple[bool, ...], tuple[int, ...]]:
+    """The most of a lead's structure that some ``n`` of the follower's suit cards can match.
+
+    Chains first (lexicographically, longest first), then tuples by size, largest first. With
+    two decks the tuple part is simply the capped pair count; with more decks a triple also
+    counts as a pair, so the best choice of ``n`` cards is found by a small search that keeps
+    the chosen chains, which guarantees that some play always meets the requirement.
+    """
     chains, tuple_needs = needs(comps)
+    best_chains = embed_chains(counts, chains, order)
+    if all(k == 2 for k, _ in tuple_needs) and max(counts.values(), default=0) <= 2:
+        return best_chains, tuple(min(tuples(counts, k), need) for k, need in tuple_needs)
+    best: tuple[int, ...] | None = None
+    for used in _chain_choices(dict(counts), [c for c, ok in zip(chains, best_chains, strict=True) if ok], order):
+        rest = dict(counts)
+        for c in used:
+            rest[c] -= 1
+        if sum(rest.values()) < n - len(used):
+            continue
+        cand = _best_tuples(Counter(used), rest, n - len(used), tuple_needs)
+        if best is None or cand > best:
+            best = cand
+    assert best is not None
+    return best_chains, best
+
+
+def _chain_choices(caps: dict[int, int], chains: list[Shape], order: Sequence[int]) -> list[list[int]]:
+    """Every way (as card lists) to place all of ``chains`` disjointly in the cards."""
+    if not chains:
+        return [[]]
+    k, m = chains[0]
+    out: list[list[int]] = []
+    for placement in _placements(caps, k, m, order):
+        for c in placement:
+            caps[c] -= k
+        for rest in _chain_choices(caps, chains[1:], order):
+            out.append([c for c in placement for _ in range(k)] + rest)
+        for c in placement:
+            caps[c] += k
+        if len(out) > 64:  # enough alternatives to find the best tuples; keeps this bounded
+            break
+    return out
+
+
+def _best_tuples(fixed: Counter[int], rest: dict[int, int], r: int,
+                 tuple_needs: list[tuple[int, int]]) -> tuple[int, ...]:
+    """Lexicographically best capped tuple counts of ``fixed`` plus ``r`` more cards of ``rest``."""
+    sizes = [k for k, _ in tuple_needs]
+    caps = [need for _, need in tuple_needs]
+    # reachable states: (cards used, tuple counts per size) -- tiny, the needs are small
+    kinds = sorted(set(rest) | set(fixed))
+    states: set[tuple[int, tuple[int, ...]]] = {(0, tuple(0 for _ in sizes))}
+    for card in kinds:
+        base = fixed.get(card, 0)
+        nxt: set[tuple[int, tuple[int, ...]]] = set()
+        for used, got in states:
+            for extra in range(0, min(rest.get(card, 0), r - used) + 1):
+                total = base + extra
+                nxt.add((used + extra, tuple(min(g + total // k, cap) for g, k, cap in zip(got, sizes, caps, strict=True))))
+        states = nxt
+    return max(got for used, got in states if used == r)
+
+
+def matches_fully(counts: dict[int, int], comps: Sequence[Combo], order: Sequence[int]) -> bool:
+    """Can the cards be arranged into the lead's whole structure (a valid ruff or beat)?
+
+    Every chain and tuple of the lead must find its own cards at once (a larger tuple may serve
+    a smaller one; leftover cards fill the singles).
+    """
+    shapes = [c.shape for c in comps if c.k >= 2]
+    if not shapes:
+        return True
+    _, tuple_needs = needs(comps)
     if any(tuples(counts, k) < need for k, need in tuple_needs):
         return False
-    return all(embed_chains(counts, chains, order))
+    return all(embed_chains(counts, shapes, order))

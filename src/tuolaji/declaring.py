@@ -1,4 +1,10 @@
-"""Declaring trump during the deal (RULES.md §8, default rules)."""
+"""Declaring trump during the deal (RULES.md §8) and every declaring variant in the rule set.
+
+A bid's ``key`` orders declarations: a later bid stands only with a strictly greater key.
+Level cards shown n at a time have strength n; a little-joker pair 10 + n, a big-joker pair
+20 + n, so any joker pair beats any level-card bid and big beats little. With suit-order
+overrides (seed 004) pairs of equal strength are further ordered ♠ > ♥ > ♣ > ♦.
+"""
 
 from __future__ import annotations
 
@@ -6,33 +12,63 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from .cards import BJ, LJ
-from .ruleset import RuleSet
+from .ruleset import DeclareStyle, RuleSet
+
+SUIT_RANK = (4, 3, 2, 1)  # ♠ > ♥ > ♣ > ♦ for suit-order overrides (seed 004)
 
 
 class Bid(NamedTuple):
     seat: int
     card: int  # the card kind shown (level card or joker)
-    count: int  # copies shown
-    strength: int  # 1 single level card, 2 level pair, 3 little-joker pair, 4 big-joker pair
+    copies: int  # copies of ``card`` shown
+    strength: int
     trump: int | None  # the suit made trump, None for no-trump
+    joker: int | None = None  # the backing joker shown with level cards (joker-backed style)
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        return (self.card,) * self.copies + (() if self.joker is None else (self.joker,))
 
 
 def read_bid(seat: int, cards: Sequence[int], level_rank: int, rules: RuleSet) -> Bid:
     """Interpret shown cards as a declaration; raise ValueError saying why they cannot declare."""
     if not cards:
         raise ValueError("show at least one card")
-    if any(c != cards[0] for c in cards):
-        raise ValueError("show one card, or identical cards")
-    card, count = cards[0], len(cards)
-    if count > rules.decks:
-        raise ValueError(f"at most {rules.decks} copies exist")
-    if card in (LJ, BJ):
-        if count < 2:
+    jokers = [c for c in cards if c >= 52]
+    plain = [c for c in cards if c < 52]
+    if not plain:  # a joker pair (or more) declares no-trump
+        if any(c != jokers[0] for c in jokers):
+            raise ValueError("a no-trump declaration shows identical jokers")
+        if len(jokers) < 2:
             raise ValueError("a single joker cannot declare; a joker pair declares no-trump")
-        return Bid(seat, card, count, 3 if card == LJ else 4, None)
+        if len(jokers) > rules.decks:
+            raise ValueError(f"at most {rules.decks} copies exist")
+        card = jokers[0]
+        return Bid(seat, card, len(jokers), (10 if card == LJ else 20) + len(jokers), None)
+    if any(c != plain[0] for c in plain):
+        raise ValueError("show one level card, or identical level cards")
+    card, count = plain[0], len(plain)
     if card % 13 + 2 != level_rank:
         raise ValueError("declare with a card of the level rank")
-    return Bid(seat, card, count, count, card // 13)
+    if count > rules.decks:
+        raise ValueError(f"at most {rules.decks} copies exist")
+    suit = card // 13
+    joker: int | None = None
+    if rules.declare_style == DeclareStyle.JOKER_BACKED:
+        need = BJ if suit in (1, 3) else LJ  # big joker backs red suits, little joker black
+        if jokers != [need]:
+            name = "big joker" if need == BJ else "little joker"
+            raise ValueError(f"show the level card(s) with one {name} (joker-backed declaring)")
+        joker = need
+    elif jokers:
+        raise ValueError("jokers declare only as a pair, for no-trump")
+    return Bid(seat, card, count, count, suit, joker)
+
+
+def _key(bid: Bid, rules: RuleSet) -> tuple[int, int]:
+    if rules.suit_order_overrides and bid.trump is not None and bid.copies >= 2:
+        return (bid.strength, SUIT_RANK[bid.trump])
+    return (bid.strength, 0)
 
 
 def bid_reason(bid: Bid, current: Bid | None, rules: RuleSet) -> str | None:
@@ -40,10 +76,48 @@ def bid_reason(bid: Bid, current: Bid | None, rules: RuleSet) -> str | None:
     if current is None:
         return None
     if bid.seat == current.seat:
-        if bid.card == current.card and bid.count > current.count:
-            return None  # reinforcing (加固) one's own declaration
+        if bid.card == current.card and bid.copies > current.copies:
+            return None  # reinforcing (加固/自保) one's own declaration
         if not rules.self_override:
             return "self_override"
-    if bid.strength > current.strength:
+    if rules.pair_locks and current.copies >= 2 and current.trump is not None and bid.trump is not None:
+        return "declaration_locked"  # 定主: a declared pair stands against every level-card bid
+    if _key(bid, rules) > _key(current, rules):
         return None
     return "weak_declaration"
+
+
+def is_override_bid(bid: Bid) -> bool:
+    """After the bury (反主炒底) only pairs of level cards or jokers may override."""
+    return bid.copies >= 2
+
+
+def options(seat: int, hand: Sequence[int], level_rank: int, current: Bid | None, rules: RuleSet,
+            *, pairs_only: bool = False) -> list[tuple[int, ...]]:
+    """Every declaration ``seat`` could show from ``hand`` that would stand over ``current``."""
+    counts: dict[int, int] = {}
+    for c in hand:
+        counts[c] = counts.get(c, 0) + 1
+    candidates: list[tuple[int, ...]] = []
+    for card, n in counts.items():
+        if card >= 52:
+            candidates.extend((card,) * k for k in range(2, n + 1))
+        elif card % 13 + 2 == level_rank:
+            for k in range(1, n + 1):
+                if rules.declare_style == DeclareStyle.JOKER_BACKED:
+                    joker = BJ if card // 13 in (1, 3) else LJ
+                    if counts.get(joker):
+                        candidates.append((card,) * k + (joker,))
+                else:
+                    candidates.append((card,) * k)
+    out = []
+    for cards in candidates:
+        try:
+            bid = read_bid(seat, cards, level_rank, rules)
+        except ValueError:
+            continue
+        if pairs_only and not is_override_bid(bid):
+            continue
+        if bid_reason(bid, current, rules) is None:
+            out.append(cards)
+    return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
@@ -72,6 +73,7 @@ class RuleSet:
     """All settings of a game. Construct with keywords; invalid values raise RuleSetError."""
 
     name: str = "classic"
+    description: str = ""
     # §1 cards, players, deal
     decks: int = 2
     players: int = 4
@@ -247,18 +249,20 @@ for _f in fields(RuleSet):
             _ENUM_FIELDS[_f.name] = _cls
 
 # Settings whose non-default values the engine does not play yet (the variants issue adds them).
-_NOT_YET: tuple[str, ...] = (
-    "decks", "players", "hand_size", "kitty_size", "declare_style", "suit_order_overrides",
-    "self_override", "pair_locks", "override_after_bury", "first_round_dealer",
-    "no_declaration", "first_round_no_declaration", "redeal_request",
-    "override_count_multiplies_stake", "notrump_level_tractor", "throw_penalty",
-    "kitty_multiplier", "scoring_table", "level_cap", "scale_with_decks", "match_end",
-    "must_defend", "match_rounds", "match_minutes", "start_level", "partnership",
-)
+_NOT_YET: tuple[str, ...] = ()
 
-PRESETS: dict[str, RuleSet] = {
-    "classic": RuleSet(name="classic"),
-}
+PRESET_DIR = Path(__file__).with_name("presets")
+
+
+def _load_presets() -> dict[str, RuleSet]:
+    out = {}
+    for path in sorted(PRESET_DIR.glob("*.json")):
+        rules = RuleSet.from_dict(json.loads(path.read_text(encoding="utf-8")))
+        out[rules.name] = rules
+    return out
+
+
+PRESETS: dict[str, RuleSet] = _load_presets()
 
 
 def preset(name: str) -> RuleSet:
@@ -273,7 +277,7 @@ def preset(name: str) -> RuleSet:
 def load_rules(spec: str | dict[str, Any] | RuleSet | None) -> RuleSet:
     """A preset name, a path to a JSON settings file, a settings object, or None (default)."""
     if spec is None:
-        return PRESETS["classic"]
+        return PRESETS.get("classic") or RuleSet()
     if isinstance(spec, RuleSet):
         return spec
     if isinstance(spec, dict):
@@ -286,7 +290,7 @@ def load_rules(spec: str | dict[str, Any] | RuleSet | None) -> RuleSet:
     if isinstance(spec, str):
         if spec in PRESETS:
             return PRESETS[spec]
-        if spec.endswith(".json"):
+        if spec.endswith(".json") or "/" in spec or Path(spec).is_file():
             try:
                 with open(spec, encoding="utf-8") as fh:
                     data = json.load(fh)

@@ -33,7 +33,7 @@ def combo_multiplier(comp: Combo, mode: KittyMultiplier) -> int:
     if k == 1:
         return 2
     if mode == KittyMultiplier.EXPONENTIAL:
-        return 2 * k ** m
+        return 2 * int(k**m)
     if mode == KittyMultiplier.LINEAR:
         return 2 * k * m if m > 1 else 2 * k
     if mode == KittyMultiplier.FIXED16:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from .combos import Combo, best_top, decompose, matches_fully, structure
+from .combos import Combo, best_top, decompose, matches_fully, required_structure, structure
 from .trump import TRUMP, TrumpContext
 
 
@@ -50,13 +50,14 @@ def follow_reason(lead: Sequence[int], hand: Sequence[int], play: Sequence[int],
     if len(comps) == n:  # all singles
         return None
     order = ctx.order
-    need_chains, need_tuples = structure(Counter(suit_hand), comps, order)
+    need_chains, need_tuples = required_structure(Counter(suit_hand), comps, n, order)
     got_chains, got_tuples = structure(Counter(play), comps, order)
-    if got_chains != need_chains:
+    if got_chains < need_chains:
         return "must_play_tractor"
-    for (k_need, k_got, k) in zip(need_tuples, got_tuples, _tuple_sizes(comps), strict=False):
-        if k_got < k_need:
-            return {2: "must_play_pair", 3: "must_play_triple"}.get(k, "must_play_quad")
+    if got_chains == need_chains and got_tuples < need_tuples:
+        for k_need, k_got, k in zip(need_tuples, got_tuples, _tuple_sizes(comps), strict=True):
+            if k_got < k_need:
+                return {2: "must_play_pair", 3: "must_play_triple"}.get(k, "must_play_quad")
     return None
 
 

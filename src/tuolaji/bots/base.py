@@ -19,3 +19,26 @@ class Bot:
 
     def play(self, obs: Observation) -> tuple[int, ...]:
         raise NotImplementedError
+
+    def call_friend(self, obs: Observation) -> int:
+        """Find-a-friend: the card to call. By default an ace of a plain suit this seat is short in."""
+        return default_friend_card(obs)
+
+
+def default_friend_card(obs: Observation) -> int:
+    """An ace (or failing that a king) of a plain suit, preferring one the dealer holds a copy of,
+    so that the partner is the holder of the other copy."""
+    ctx = obs.ctx
+    best: tuple[int, int] | None = None
+    for rank in (14, 13):
+        for suit in range(4):
+            card = suit * 13 + rank - 2
+            if ctx.is_trump(card):
+                continue
+            held = obs.hand.count(card)
+            if held >= obs.decks:
+                continue
+            score = (held, -rank)
+            if best is None or score > (obs.hand.count(best[1]), -(best[1] % 13 + 2)):
+                best = (score[0], card)
+    return best[1] if best else 12  # the spade ace when every plain ace and king is held

@@ -4,31 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..cards import BJ, LJ
 from ..engine.observation import Observation
 
 
 def possible_declarations(obs: Observation) -> list[tuple[int, ...]]:
-    """Declarations that would stand over the current bid (default declaring rules)."""
-    counts = Counter(obs.hand)
-    current = len(obs.bid_cards) if obs.bid_cards else 0
-    cur_card = obs.bid_cards[0] if obs.bid_cards else None
-    cur_strength = 0 if cur_card is None else (3 if cur_card == LJ else 4 if cur_card == BJ else current)
-    out: list[tuple[int, ...]] = []
-    for card, n in counts.items():
-        if card in (LJ, BJ):
-            if n >= 2 and (3 if card == LJ else 4) > cur_strength and obs.bid_seat != obs.seat:
-                out.append((card, card))
-            continue
-        if card % 13 + 2 != obs.level:
-            continue
-        for size in range(1, min(n, 2) + 1):
-            if obs.bid_seat == obs.seat:
-                if card == cur_card and size > current:
-                    out.append((card,) * size)
-            elif size > cur_strength:
-                out.append((card,) * size)
-    return out
+    """Declarations that would stand over the current bid under the round's rules."""
+    return obs.declaration_options()
 
 
 def best_declaration(obs: Observation) -> tuple[int, ...] | None:
@@ -41,7 +22,7 @@ def best_declaration(obs: Observation) -> tuple[int, ...] | None:
     jokers = sum(1 for c in obs.hand if c >= 52)
 
     def score(cards: tuple[int, ...]) -> float:
-        if cards[0] >= 52:  # no-trump only pays with many level cards and jokers
+        if all(c >= 52 for c in cards):  # no-trump only pays with many level cards and jokers
             return level_cards * 2 + jokers - 4
         return suit_len[cards[0] // 13] + 2 * len(cards)
 

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Sequence
 
-from ..engine.actions import Action, Bury, Deal, Declare, Pass, Play
+from ..engine.actions import Action, Bury, CallFriend, Deal, Declare, Pass, Play, TimeUp
 from ..engine.match import Match
-from ..engine.observation import observe
-from ..engine.round import Phase
+from ..engine.observation import Observation, observe
+from ..engine.round import Phase, Round
 from ..errors import IllegalAction
 from .base import Bot
 from .random_bot import random_legal
+
+
+def _turn(rnd: Round) -> int:
+    assert rnd.turn is not None
+    return rnd.turn
 
 
 class Table:
@@ -43,7 +49,10 @@ class Table:
     def step(self) -> None:
         """Advance the match by one decision."""
         rnd = self.match.round
-        obs = lambda s: observe(rnd, s, with_events=self.with_events)  # noqa: E731
+
+        def obs(seat: int) -> Observation:
+            return observe(rnd, seat, with_events=self.with_events)
+
         if rnd.phase == Phase.DEAL:
             seat = rnd.next_deal_seat
             self._apply(Deal())
@@ -52,24 +61,26 @@ class Table:
             cards = self.bots[seat].declare(obs(seat))
             if cards and not self._apply(Declare(seat, tuple(cards))):
                 self.illegal[seat] += 1
-        elif rnd.phase == Phase.DECLARE:
-            seat = rnd.turn
-            assert seat is not None
+        elif rnd.phase in (Phase.DECLARE, Phase.OVERRIDE):
+            seat = _turn(rnd)
             cards = self.bots[seat].declare(obs(seat))
             if cards and self._apply(Declare(seat, tuple(cards))):
                 return
             if cards:
                 self.illegal[seat] += 1
             self._apply(Pass(seat))
+        elif rnd.phase == Phase.CALL_FRIEND:
+            seat = _turn(rnd)
+            if not self._apply(CallFriend(seat, self.bots[seat].call_friend(obs(seat)))):
+                self.illegal[seat] += 1
+                self._apply(CallFriend(seat, 12))
         elif rnd.phase == Phase.BURY:
-            seat = rnd.dealer
-            assert seat is not None
+            seat = _turn(rnd)
             if not self._apply(Bury(seat, tuple(self.bots[seat].bury(obs(seat))))):
                 self.illegal[seat] += 1
                 self._apply(Bury(seat, tuple(self.rng.sample(rnd.hands[seat], rnd.kitty_size))))
         elif rnd.phase == Phase.PLAY:
-            seat = rnd.turn
-            assert seat is not None
+            seat = _turn(rnd)
             o = obs(seat)
             if not self._apply(Play(seat, tuple(self.bots[seat].play(o)))):
                 self.illegal[seat] += 1
@@ -81,5 +92,9 @@ class Table:
             self.step()
 
     def play_match(self, max_rounds: int = 10_000) -> None:
+        rules = self.match.rules
+        deadline = time.monotonic() + 60 * (rules.match_minutes or 0) if rules.match_minutes else None
         while not self.match.over and len(self.match.rounds) < max_rounds:
+            if deadline is not None and not self.match.time_up and time.monotonic() > deadline:
+                self._apply(TimeUp())
             self.step()

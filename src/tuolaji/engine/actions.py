@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import CardError, cards_str, parse_cards
+from ..cards import CardError, card_str, cards_str, parse_card, parse_cards
 from ..errors import IllegalAction
 
 
@@ -45,15 +45,41 @@ class Play:
     type = "play"
 
 
-Action = Deal | Declare | Pass | Bury | Play
+@dataclass(frozen=True, slots=True)
+class Redeal:
+    """Ask for a redeal with a hand weak in points (暴动, seed 000 C), at the last call."""
+
+    seat: int
+    type = "redeal"
+
+
+@dataclass(frozen=True, slots=True)
+class CallFriend:
+    """Find-a-friend: the dealer names the card whose holder becomes the partner."""
+
+    seat: int
+    card: int
+    type = "call_friend"
+
+
+@dataclass(frozen=True, slots=True)
+class TimeUp:
+    """A timed match's deadline passed: the match ends when the current round does."""
+
+    type = "time_up"
+
+
+Action = Deal | Declare | Pass | Bury | Play | Redeal | CallFriend | TimeUp
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
     out: dict[str, Any] = {"type": action.type}
-    if not isinstance(action, Deal):
+    if not isinstance(action, (Deal, TimeUp)):
         out["seat"] = action.seat
     if isinstance(action, (Declare, Bury, Play)):
         out["cards"] = cards_str(action.cards)
+    if isinstance(action, CallFriend):
+        out["card"] = card_str(action.card)
     return out
 
 
@@ -64,13 +90,22 @@ def action_from_dict(data: Any) -> Action:
     kind = data.get("type")
     if kind == "deal":
         return Deal()
-    if kind not in ("declare", "pass", "bury", "play"):
+    if kind == "time_up":
+        return TimeUp()
+    if kind not in ("declare", "pass", "bury", "play", "redeal", "call_friend"):
         raise IllegalAction("bad_action", why=f"unknown action type {kind!r}")
     seat = data.get("seat")
     if type(seat) is not int:
         raise IllegalAction("bad_action", why="'seat' must be a seat number")
     if kind == "pass":
         return Pass(seat)
+    if kind == "redeal":
+        return Redeal(seat)
+    if kind == "call_friend":
+        try:
+            return CallFriend(seat, parse_card(data.get("card")))  # type: ignore[arg-type]
+        except CardError as exc:
+            raise IllegalAction("bad_action", why=str(exc)) from None
     raw = data.get("cards")
     if not isinstance(raw, list):
         raise IllegalAction("bad_action", why="'cards' must be a list of card strings")

@@ -90,6 +90,31 @@ class Played(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class RedealRequested(Event):
+    """An attacker with a weak hand asked for a redeal (暴动); the dealer stays."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class FriendCalled(Event):
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class FriendRevealed(Event):
+    """The called card was played by the dealer's friend (or the dealer plays alone: seat None)."""
+
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TimeIsUp(Event):
+    """A timed match reached its deadline; it ends with the current round."""
+
+
+@dataclass(frozen=True, slots=True)
 class TrickEnded(Event):
     winner: int
     points: int
@@ -107,15 +132,21 @@ class RoundEnded(Event):
     team: str  # "dealer" or "attackers": who goes up (or takes over)
     levels: int
     next_dealer: int
+    dealer_side: tuple[int, ...] = ()  # the dealer and partner(s) (find-a-friend: as it turned out)
+    overrides: int = 0  # overriding declarations made this round (may multiply a stake)
+    failed_throws: tuple[int, ...] = ()  # per seat
+    penalty_points: int = 0  # added to the attackers' total by failed-throw penalties
 
 
 _CARD_FIELDS = {"cards", "attempted", "kitty"}
 _ONE_CARD_FIELDS = {"card"}
+_OPTIONAL_FIELDS = {"attempted", "dealer_side", "overrides", "failed_throws", "penalty_points"}
 
 EVENT_NAMES: dict[type[Event], str] = {
     Dealt: "dealt", Declared: "declared", Passed: "passed", TrumpFixed: "trump_fixed",
     Redealt: "redealt", KittyTaken: "kitty_taken", Buried: "buried", Played: "played",
-    TrickEnded: "trick_ended", RoundEnded: "round_ended",
+    TrickEnded: "trick_ended", RoundEnded: "round_ended", RedealRequested: "redeal_requested",
+    FriendCalled: "friend_called", FriendRevealed: "friend_revealed", TimeIsUp: "time_is_up",
 }
 EVENT_TYPES = {v: k for k, v in EVENT_NAMES.items()}
 
@@ -128,7 +159,7 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     kwargs: dict[str, Any] = {}
     for f in fields(cls):
         if f.name not in data:
-            if f.name == "attempted":
+            if f.name in _OPTIONAL_FIELDS:
                 continue
             raise ValueError(f"event {data['e']!r} lacks {f.name!r}")
         v = data[f.name]

@@ -1,4 +1,4 @@
-"""A match: rounds chained from the start level until a team goes past A."""
+"""A match: rounds chained from the start level until the match-end rule says it is over."""
 
 from __future__ import annotations
 
@@ -8,11 +8,13 @@ from dataclasses import dataclass
 
 from ..cards import new_deck
 from ..errors import IllegalAction
-from ..ruleset import RuleSet, load_rules
+from ..ruleset import MatchEnd, Partnership, RuleSet, load_rules
 from ..scoring import parse_level
 from .actions import Action
-from .events import Event
+from .events import Event, TimeIsUp
 from .round import Phase, Round
+
+ACE = 12  # level index of A
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,12 +22,12 @@ class RoundStarted(Event):
     number: int
     level: int  # rank 2..14 of this round
     dealer: int | None  # None in the first round until someone declares
-    levels: tuple[int, ...]  # each team's level index 0 (2) .. 12 (A)
+    levels: tuple[int, ...]  # level indexes 0 (2) .. 12 (A): per team, or per seat with find-a-friend
 
 
 @dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
-    winner: int  # the winning team (0: seats 0 and 2, 1: seats 1 and 3)
+    winner: int  # the winning team (fixed partners: 0 = seats 0, 2, …) or seat (find-a-friend)
     levels: tuple[int, ...]
 
 
@@ -44,7 +46,8 @@ class Match:
     """Rounds from the start level to the end of the match.
 
     The deal of each round comes from ``deals`` when given, otherwise from ``seed``; a match is a
-    function of (rules, deals or seed, actions).
+    function of (rules, deals or seed, actions). ``levels`` holds each team's level index (each
+    seat's with find-a-friend, where levels are kept per player).
     """
 
     def __init__(self, *, rules: RuleSet | str | None = None, seed: int | None = None,
@@ -56,17 +59,25 @@ class Match:
         self._given_deals = [tuple(d) for d in deals] if deals is not None else None
         self.deals: list[tuple[int, ...]] = []
         start = parse_level(self.rules.start_level)
-        self.levels = [start, start]
+        self.per_seat = self.rules.partnership == Partnership.FIND_FRIEND
+        self.levels = [start] * (self.rules.players if self.per_seat else 2)
+        self.reached = [0] * len(self.levels)  # round number when each level was reached (ties)
+        self.must_defend = {parse_level(x) for x in self.rules.must_defend}
         self.dealer: int | None = None
         self.rounds: list[Round] = []
         self.events: list[Event] = []
         self.winner: int | None = None
+        self.time_up = False
         self.actions = 0
         self.round = self._new_round()
 
     @property
     def over(self) -> bool:
         return self.winner is not None
+
+    def holder(self, seat: int) -> int:
+        """Index into ``levels`` for a seat: its team, or itself with find-a-friend."""
+        return seat if self.per_seat else seat % 2
 
     def _next_deck(self) -> tuple[int, ...]:
         i = len(self.deals)
@@ -80,8 +91,8 @@ class Match:
         return deck
 
     def _new_round(self) -> Round:
-        level_index = self.levels[self.dealer % 2] if self.dealer is not None else self.levels[0]
-        rnd = Round(rules=self.rules, deck=self._next_deck(), level=min(level_index, 12) + 2,
+        level_index = self.levels[self.holder(self.dealer)] if self.dealer is not None else self.levels[0]
+        rnd = Round(rules=self.rules, deck=self._next_deck(), level=min(level_index, ACE) + 2,
                     dealer=self.dealer)
         self.events.append(RoundStarted(len(self.rounds) + 1, rnd.level, self.dealer, tuple(self.levels)))
         return rnd
@@ -89,6 +100,10 @@ class Match:
     def check(self, action: Action) -> None:
         if self.over:
             raise IllegalAction("match_over")
+        if action.type == "time_up":
+            if self.rules.match_end != MatchEnd.TIMED:
+                raise IllegalAction("not_time_up")
+            return
         self.round.check(action)
 
     def apply(self, action: Action) -> None:
@@ -96,10 +111,14 @@ class Match:
         self.apply_unchecked(action)
 
     def apply_unchecked(self, action: Action) -> None:
+        self.actions += 1
+        if action.type == "time_up":
+            self.time_up = True
+            self.events.append(TimeIsUp())
+            return
         rnd = self.round
         before = len(rnd.events)
         rnd.apply_unchecked(action)
-        self.actions += 1
         self.events.extend(rnd.events[before:])
         if rnd.phase == Phase.DONE:
             self._end_round(rnd)
@@ -108,16 +127,49 @@ class Match:
         self.rounds.append(rnd)
         result = rnd.result
         if result is not None:
-            assert rnd.dealer is not None
-            dealer_team = rnd.dealer % 2
-            team = dealer_team if result.team == "dealer" else 1 - dealer_team
-            self.levels[team] += result.levels
+            side = set(result.dealer_side)
+            winners = side if result.team == "dealer" else set(range(rnd.players)) - side
+            holders = sorted({self.holder(s) for s in winners})
+            as_dealer = result.team == "dealer"
+            for h in holders:
+                self._climb(h, result.levels, as_dealer)
             self.dealer = result.next_dealer
-            if self.levels[team] > 12:  # past A
-                self.winner = team
-                self.events.append(MatchEnded(team, tuple(self.levels)))
-                return
+            past = [h for h in holders if self.levels[h] > ACE]
+            if past:
+                if self.rules.match_end == MatchEnd.WRAP:
+                    for h in past:
+                        self.levels[h] -= ACE + 1
+                else:
+                    return self._end_match(past[0])
+            end = self.rules.match_end
+            played = sum(1 for r in self.rounds if r.result is not None)
+            if (end == MatchEnd.FIXED_ROUNDS and played >= (self.rules.match_rounds or 0)) or (
+                    end == MatchEnd.TIMED and self.time_up):
+                return self._end_match(self._leader())
         self.round = self._new_round()
+
+    def _climb(self, holder: int, levels: int, as_dealer: bool) -> None:
+        """Go up ``levels``, stopping at a must-defend level, which only a win as dealer passes."""
+        if levels <= 0:
+            return
+        level = self.levels[holder]
+        for _ in range(levels):
+            if level in self.must_defend and not (as_dealer and level == self.levels[holder]):
+                break
+            level += 1
+            if level in self.must_defend:
+                break
+        if level != self.levels[holder]:
+            self.levels[holder] = level
+            self.reached[holder] = len(self.rounds)
+
+    def _leader(self) -> int:
+        """Highest level wins; a tie goes to whoever reached that level first (seed 003)."""
+        return max(range(len(self.levels)), key=lambda h: (self.levels[h], -self.reached[h]))
+
+    def _end_match(self, winner: int) -> None:
+        self.winner = winner
+        self.events.append(MatchEnded(winner, tuple(self.levels)))
 
     def view(self, seat: int | None) -> dict[str, object]:
         from .view import match_view
@@ -131,6 +183,7 @@ class Match:
         m._rng.setstate(self._rng.getstate())
         m.deals = list(self.deals)
         m.levels = list(self.levels)
+        m.reached = list(self.reached)
         m.rounds = list(self.rounds)
         m.events = list(self.events)
         m.round = self.round.copy()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..declaring import Bid
 from ..ruleset import RuleSet
 from ..trump import TrumpContext
 from .events import Event
@@ -46,10 +47,21 @@ class Observation:
     attacker_points: int
     decks: int
     events: tuple[Event, ...]  # the public event log, redacted for this seat
-    rules: RuleSet | None = None  # the (public) rules of the game, for bots that simulate
+    rules: RuleSet  # the (public) rules of the game, for bots that simulate
+    bid: Bid | None  # the declaration standing now (public)
+    known_dealer_side: tuple[int, ...]  # seats everyone knows are on the dealer's side
+    friend_card: int | None  # find-a-friend: the called card, once called
 
     def is_attacker(self, seat: int) -> bool:
-        return self.dealer is not None and seat % 2 != self.dealer % 2
+        """Is ``seat`` publicly known to attack? (find-a-friend: a hidden friend counts as attacker)."""
+        return self.dealer is not None and seat not in self.known_dealer_side
+
+    def declaration_options(self) -> list[tuple[int, ...]]:
+        """Declarations this seat could make now that would stand."""
+        from ..declaring import options
+
+        return options(self.seat, self.hand, self.level, self.bid, self.rules,
+                       pairs_only=self.phase == Phase.OVERRIDE)
 
 
 def _public(t: object) -> PublicTrick:
@@ -60,7 +72,7 @@ def _public(t: object) -> PublicTrick:
 
 
 def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
-    own_kitty = seat == rnd.dealer and rnd.phase in (Phase.PLAY, Phase.DONE)
+    own_kitty = seat == rnd.burier and rnd.phase != Phase.BURY
     return Observation(
         seat=seat,
         players=rnd.players,
@@ -71,7 +83,7 @@ def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
         ctx=rnd.level_ctx,
         trump_fixed=rnd.ctx is not None,
         bid_seat=rnd.bid.seat if rnd.bid else None,
-        bid_cards=(rnd.bid.card,) * rnd.bid.count if rnd.bid else (),
+        bid_cards=rnd.bid.cards if rnd.bid else (),
         hand=tuple(rnd.hands[seat]),
         hand_sizes=tuple(len(h) for h in rnd.hands),
         kitty=tuple(rnd.kitty) if own_kitty else None,
@@ -82,4 +94,8 @@ def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
         decks=rnd.rules.decks,
         events=tuple(e.redacted(seat) for e in rnd.events) if with_events else (),
         rules=rnd.rules,
+        bid=rnd.bid,
+        known_dealer_side=tuple(s for s in range(rnd.players) if rnd.dealer is not None
+                                and not rnd.publicly_attacker(s)),
+        friend_card=rnd.friend_card,
     )

@@ -1,4 +1,6 @@
-"""One round (一局) as a phase machine: deal & declare → bury → 25 tricks → result.
+"""One round (一局) as a phase machine.
+
+    deal ─▶ declare (last call) ─▶ bury ─▶ [override after the bury ⇄ bury] ─▶ [call a friend] ─▶ play ─▶ done
 
 Every action goes through :meth:`Round.apply`, which checks it completely before changing
 anything, so a refused action (an :class:`~tuolaji.errors.IllegalAction`) leaves the round
@@ -8,38 +10,30 @@ exactly as it was. :meth:`Round.apply_unchecked` skips the checks for trusted ca
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from enum import StrEnum
 
 from ..cards import POINTS
 from ..combos import Combo, decompose
-from ..declaring import Bid, bid_reason, read_bid
+from ..declaring import Bid, bid_reason, is_override_bid, read_bid
 from ..errors import IllegalAction
-from ..ruleset import FirstRoundDealer, NoDeclaration, RuleSet
+from ..ruleset import FirstRoundDealer, NoDeclaration, Partnership, RuleSet, ThrowPenalty
 from ..scoring import kitty_multiplier, level_change
-from ..tricks import check_throw, follow_reason, is_sub_multiset, lead_reason
+from ..tricks import check_throw, follow_reason, is_sub_multiset, lead_reason, trick_winner
 from ..trump import TrumpContext
-from .actions import Action, Bury, Deal, Declare, Pass, Play
+from .actions import Action, Bury, CallFriend, Declare, Pass, Play, Redeal
 from .events import (
-    Buried,
-    Dealt,
-    Declared,
-    Event,
-    KittyTaken,
-    Passed,
-    Played,
-    Redealt,
-    RoundEnded,
-    TrickEnded,
-    TrumpFixed,
+    Buried, Dealt, Declared, Event, FriendCalled, FriendRevealed, KittyTaken, Passed, Played,
+    Redealt, RedealRequested, RoundEnded, TrickEnded, TrumpFixed,
 )
 
 
 class Phase(StrEnum):
     DEAL = "deal"  # cards dealt one at a time; anyone may declare between cards
     DECLARE = "declare"  # last call after the deal: each seat in turn declares or passes
-    BURY = "bury"  # the dealer has the kitty and buries as many cards
+    BURY = "bury"  # the dealer (or an overrider) has the kitty and buries as many cards
+    OVERRIDE = "override"  # 反主炒底: after a bury, the others in turn may override or pass
+    CALL_FRIEND = "call_friend"  # find-a-friend: the dealer names a card
     PLAY = "play"
     DONE = "done"
 
@@ -66,7 +60,10 @@ class Trick:
 
 
 class Round:
-    """A round for ``players`` seats; ``deck`` is the deal order (hands first, kitty last)."""
+    """A round for ``rules.players`` seats; ``deck`` is the deal order (hands first, kitty last).
+
+    ``dealer`` is None in a match's first round: the declaration decides it (抢庄).
+    """
 
     def __init__(self, *, rules: RuleSet, deck: Sequence[int], level: int, dealer: int | None,
                  start_seat: int = 0) -> None:
@@ -85,24 +82,47 @@ class Round:
         self.hands: list[list[int]] = [[] for _ in range(self.players)]
         self.bid: Bid | None = None
         self.first_bidder: int | None = None
+        self.overrides = 0
         self.phase = Phase.DEAL
         self.turn: int | None = None
         self.passes = 0
         self.ctx: TrumpContext | None = None
         self.kitty: list[int] = list(self.deck[self.players * self.hand_size:])
+        self.burier: int | None = None  # who buried the kitty now face down
+        self.friend_card: int | None = None
+        self.friend: int | None = None  # find-a-friend partner (hidden until revealed)
+        self.friend_revealed = False
         self.tricks: list[Trick] = []
         self.trick: Trick | None = None
-        self.attacker_points = 0
+        self.seat_points = [0] * self.players
+        self.attacker_points = 0  # public running total (find-a-friend: seats known to attack)
+        self.failed_throws = [0] * self.players
         self.events: list[Event] = []
         self.result: RoundEnded | None = None
         self.redeal = False
 
     # ----------------------------------------------------------------- queries
-    def team(self, seat: int) -> int:
-        return seat % 2
+    @property
+    def find_friend(self) -> bool:
+        return self.rules.partnership == Partnership.FIND_FRIEND
+
+    def dealer_side(self) -> tuple[int, ...]:
+        """The dealer's side as it really is (find-a-friend: including a hidden friend)."""
+        if self.dealer is None:
+            return ()
+        if self.find_friend:
+            return (self.dealer,) if self.friend is None else (self.dealer, self.friend)
+        return tuple(s for s in range(self.players) if s % 2 == self.dealer % 2)
 
     def is_attacker(self, seat: int) -> bool:
-        return self.dealer is not None and seat % 2 != self.dealer % 2
+        """Is ``seat`` on the attacking side (the truth, used for scoring)."""
+        return self.dealer is not None and seat not in self.dealer_side()
+
+    def publicly_attacker(self, seat: int) -> bool:
+        """Is ``seat`` known to everyone to attack? (find-a-friend: the friend may still be hidden)."""
+        if not self.find_friend or self.friend_revealed:
+            return self.is_attacker(seat)
+        return self.dealer is not None and seat != self.dealer
 
     @property
     def trump(self) -> int | None:
@@ -113,8 +133,10 @@ class Round:
         """The context for sorting and combos: the fixed one, or the current bid's during the deal."""
         if self.ctx is not None:
             return self.ctx
-        return TrumpContext(self.level, self.bid.trump if self.bid else None, self.rules.decks,
-                            self.rules.notrump_level_tractor)
+        return self._context(self.bid.trump if self.bid else None)
+
+    def _context(self, trump: int | None) -> TrumpContext:
+        return TrumpContext(self.level, trump, self.rules.decks, self.rules.notrump_level_tractor)
 
     @property
     def deal_done(self) -> bool:
@@ -130,47 +152,76 @@ class Round:
         phase = self.phase
         if phase == Phase.DONE:
             raise IllegalAction("round_over")
-        if isinstance(action, Deal):
+        kind = action.type
+        if kind == "deal":
             if phase != Phase.DEAL:
                 raise IllegalAction("wrong_phase", phase=phase.value)
             return
-        seat = action.seat
+        if kind == "time_up":
+            raise IllegalAction("wrong_phase", phase=phase.value)  # a match-level action
+        seat = action.seat  # type: ignore[union-attr]
         if not (type(seat) is int and 0 <= seat < self.players):
             raise IllegalAction("bad_seat", seat=seat)
         if isinstance(action, Declare):
-            if phase not in (Phase.DEAL, Phase.DECLARE):
+            self._check_declare(action)
+        elif isinstance(action, Pass):
+            if phase not in (Phase.DECLARE, Phase.OVERRIDE):
                 raise IllegalAction("wrong_phase", phase=phase.value)
-            if phase == Phase.DECLARE and seat != self.turn:
-                raise IllegalAction("not_your_turn", turn=self.turn)
-            self._read_bid(action)
-            return
-        if isinstance(action, Pass):
-            if phase != Phase.DECLARE:
-                raise IllegalAction("wrong_phase", phase=phase.value)
-            if seat != self.turn:
-                raise IllegalAction("not_your_turn", turn=self.turn)
-            return
-        if isinstance(action, Bury):
+            self._check_turn(seat)
+        elif isinstance(action, Redeal):
+            self._check_redeal(seat)
+        elif isinstance(action, Bury):
             if phase != Phase.BURY:
                 raise IllegalAction("wrong_phase", phase=phase.value)
-            if seat != self.dealer:
+            if seat != self.turn:
                 raise IllegalAction("not_dealer")
             if len(action.cards) != self.kitty_size:
                 raise IllegalAction("wrong_kitty_size", n=self.kitty_size)
             if not is_sub_multiset(action.cards, self.hands[seat]):
                 raise IllegalAction("not_in_hand")
-            return
-        if isinstance(action, Play):
+        elif isinstance(action, CallFriend):
+            if phase != Phase.CALL_FRIEND:
+                raise IllegalAction("wrong_phase", phase=phase.value)
+            self._check_turn(seat)
+            if not (type(action.card) is int and 0 <= action.card < 54):
+                raise IllegalAction("bad_friend_card", why="no such card")
+        elif isinstance(action, Play):
             if phase != Phase.PLAY:
                 raise IllegalAction("wrong_phase", phase=phase.value)
-            if seat != self.turn:
-                raise IllegalAction("not_your_turn", turn=self.turn)
+            self._check_turn(seat)
             reason = self.play_reason(seat, action.cards)
             if reason:
                 lead = self.trick.plays[0] if self.trick and self.trick.plays else ()
                 raise IllegalAction(reason, n=len(lead))
-            return
-        raise IllegalAction("bad_action", why=f"unknown action {action!r}")
+        else:
+            raise IllegalAction("bad_action", why=f"unknown action {action!r}")
+
+    def _check_turn(self, seat: int) -> None:
+        if seat != self.turn:
+            raise IllegalAction("not_your_turn", turn=self.turn)
+
+    def _check_declare(self, action: Declare) -> None:
+        phase = self.phase
+        if phase not in (Phase.DEAL, Phase.DECLARE, Phase.OVERRIDE):
+            raise IllegalAction("wrong_phase", phase=phase.value)
+        if phase != Phase.DEAL:
+            self._check_turn(action.seat)
+        bid = self._read_bid(action)
+        if phase == Phase.OVERRIDE and not is_override_bid(bid):
+            raise IllegalAction("override_needs_pair")
+
+    def _check_redeal(self, seat: int) -> None:
+        rules = self.rules
+        if not rules.redeal_request:
+            raise IllegalAction("no_redeal", why="this rule set has no redeal requests")
+        if self.phase != Phase.DECLARE:
+            raise IllegalAction("wrong_phase", phase=self.phase.value)
+        self._check_turn(seat)
+        if self.dealer is None or not self.is_attacker(seat):
+            raise IllegalAction("no_redeal", why="only an attacker may ask, once the dealer is known")
+        pts = sum(POINTS[c] for c in self.hands[seat])
+        if pts > rules.redeal_request_max_points:
+            raise IllegalAction("no_redeal", why=f"your hand holds {pts} points (at most {rules.redeal_request_max_points})")
 
     def play_reason(self, seat: int, cards: Sequence[int]) -> str | None:
         """Why ``seat`` may not play ``cards`` now (ignoring whose turn it is), or None."""
@@ -214,6 +265,11 @@ class Round:
             self._pass(action.seat)  # type: ignore[union-attr]
         elif kind == "bury":
             self._bury(action.seat, action.cards)  # type: ignore[union-attr]
+        elif kind == "call_friend":
+            self._call_friend(action.seat, action.card)  # type: ignore[union-attr]
+        elif kind == "redeal":
+            self.events.append(RedealRequested(action.seat))  # type: ignore[union-attr]
+            self._redeal()
 
     def _deal(self) -> None:
         seat = self.next_deal_seat
@@ -228,25 +284,47 @@ class Round:
 
     def _declare(self, action: Declare) -> None:
         bid = read_bid(action.seat, action.cards, self.level, self.rules)
+        previous = self.bid
         self.bid = bid
         if self.first_bidder is None:
             self.first_bidder = bid.seat
+        if previous is not None and not (previous.seat == bid.seat and previous.card == bid.card):
+            self.overrides += 1
         self.events.append(Declared(bid.seat, tuple(action.cards), bid.trump))
         if self.phase == Phase.DECLARE:
             self.passes = 0
-            self._advance_last_call()
+            self._next_turn()
+        elif self.phase == Phase.OVERRIDE:  # 反主炒底: the overrider takes the kitty and buries
+            self.ctx = self._context(bid.trump)
+            self.events.append(TrumpFixed(bid.trump, self._dealer(), "override"))
+            self._take_kitty(bid.seat)
 
     def _pass(self, seat: int) -> None:
         self.events.append(Passed(seat))
         self.passes += 1
-        if self.passes >= self.players:
+        if self.phase == Phase.OVERRIDE:
+            if self.passes >= self.players - 1:
+                self._after_burying()
+            else:
+                self._next_turn()
+        elif self.passes >= self.players:
             self._close_declaring()
         else:
-            self._advance_last_call()
+            self._next_turn()
 
-    def _advance_last_call(self) -> None:
+    def _next_turn(self) -> None:
         assert self.turn is not None
         self.turn = (self.turn + 1) % self.players
+
+    def _dealer(self) -> int:
+        assert self.dealer is not None
+        return self.dealer
+
+    def _redeal(self) -> None:
+        self.redeal = True
+        self.phase = Phase.DONE
+        self.turn = None
+        self.events.append(Redealt())
 
     def _close_declaring(self) -> None:
         rules = self.rules
@@ -260,33 +338,59 @@ class Round:
         else:
             fallback = rules.first_round_no_declaration if self.dealer is None else rules.no_declaration
             if fallback == NoDeclaration.REDEAL:
-                self.redeal = True
-                self.phase = Phase.DONE
-                self.turn = None
-                self.events.append(Redealt())
+                self._redeal()
                 return
             if self.dealer is None:
                 self.dealer = self.start_seat
             trump = kitty_trump(self.kitty, fallback)
             source = fallback.value
-        assert self.dealer is not None
-        self.ctx = TrumpContext(self.level, trump, rules.decks, rules.notrump_level_tractor)
-        self.events.append(TrumpFixed(trump, self.dealer, source))
-        self.hands[self.dealer].extend(self.kitty)
-        self.events.append(KittyTaken(self.dealer, tuple(self.kitty)))
+        self.ctx = self._context(trump)
+        self.events.append(TrumpFixed(trump, self._dealer(), source))
+        self._take_kitty(self._dealer())
+
+    def _take_kitty(self, seat: int) -> None:
+        self.hands[seat].extend(self.kitty)
+        self.events.append(KittyTaken(seat, tuple(self.kitty)))
         self.kitty = []
         self.phase = Phase.BURY
-        self.turn = self.dealer
+        self.turn = seat
 
     def _bury(self, seat: int, cards: Sequence[int]) -> None:
         hand = self.hands[seat]
         for c in cards:
             hand.remove(c)
         self.kitty = list(cards)
+        self.burier = seat
         self.events.append(Buried(seat, tuple(cards)))
+        if self.rules.override_after_bury and not self.first_round:
+            self.phase = Phase.OVERRIDE
+            self.turn = (seat + 1) % self.players
+            self.passes = 0
+        else:
+            self._after_burying()
+
+    def _after_burying(self) -> None:
+        dealer = self._dealer()
+        if self.find_friend:
+            self.phase = Phase.CALL_FRIEND
+            self.turn = dealer
+        else:
+            self._start_play()
+
+    def _call_friend(self, seat: int, card: int) -> None:
+        self.friend_card = card
+        self.friend = find_friend(self.hands, seat, card, self.players)
+        self.events.append(FriendCalled(seat, card))
+        if self.friend is None:
+            self.friend_revealed = True  # the dealer holds every copy: one against all, known at once
+            self.events.append(FriendRevealed(None))
+        self._start_play()
+
+    def _start_play(self) -> None:
+        dealer = self._dealer()
         self.phase = Phase.PLAY
-        self.turn = seat
-        self.trick = Trick(seat)
+        self.turn = dealer
+        self.trick = Trick(dealer)
 
     def _play(self, seat: int, cards: Sequence[int]) -> None:
         trick = self.trick
@@ -303,6 +407,7 @@ class Round:
                     attempted = tuple(cards)
                     cards = forced
                     comps = decompose(cards, ctx)
+                    self.failed_throws[seat] += 1
             trick.lead_comps = comps
             trick.attempted = attempted
         played = tuple(cards)
@@ -312,14 +417,17 @@ class Round:
         trick.seats.append(seat)
         trick.plays.append(played)
         self.events.append(Played(seat, played, attempted))
+        if (self.friend is not None and not self.friend_revealed and seat == self.friend
+                and self.friend_card in played):
+            self.friend_revealed = True
+            self.events.append(FriendRevealed(seat))
+            self.attacker_points = sum(p for s, p in enumerate(self.seat_points) if self.is_attacker(s))
         if len(trick.plays) < self.players:
             self.turn = (seat + 1) % self.players
             return
         self._end_trick(trick, ctx)
 
     def _end_trick(self, trick: Trick, ctx: TrumpContext) -> None:
-        from ..tricks import trick_winner
-
         w = trick_winner(trick.plays, ctx, trick.lead_comps)
         winner = trick.seats[w]
         pts = 0
@@ -327,7 +435,8 @@ class Round:
             for c in play:
                 pts += POINTS[c]
         trick.winner, trick.points = winner, pts
-        if self.is_attacker(winner):
+        self.seat_points[winner] += pts
+        if self.publicly_attacker(winner):
             self.attacker_points += pts
         self.tricks.append(trick)
         self.events.append(TrickEnded(winner, pts, self.attacker_points))
@@ -338,17 +447,30 @@ class Round:
             self._finish(trick)
 
     def _finish(self, last: Trick) -> None:
-        assert self.dealer is not None and last.winner is not None and last.lead_comps is not None
+        assert last.winner is not None and last.lead_comps is not None
+        dealer = self._dealer()
+        rules = self.rules
+        side = self.dealer_side()
+        trick_points = sum(p for s, p in enumerate(self.seat_points) if s not in side)
         kitty_points = sum(POINTS[c] for c in self.kitty)
-        captured = self.is_attacker(last.winner)
-        mult = kitty_multiplier(last.lead_comps, self.rules.kitty_multiplier) if captured else 0
-        trick_points = self.attacker_points
-        total = trick_points + kitty_points * mult
+        captured = last.winner not in side
+        mult = kitty_multiplier(last.lead_comps, rules.kitty_multiplier) if captured else 0
+        penalty = 0
+        if rules.throw_penalty == ThrowPenalty.POINTS:
+            for s, n in enumerate(self.failed_throws):
+                penalty += (-n if s not in side else n) * rules.throw_penalty_points
+        total = max(0, trick_points + kitty_points * mult + penalty)
         self.attacker_points = total
-        team, levels = level_change(total, self.rules)
-        next_dealer = (self.dealer + 2) % self.players if team == "dealer" else (self.dealer + 1) % self.players
+        team, levels = level_change(total, rules)
+        if team == "attackers":
+            next_dealer = (dealer + 1) % self.players
+        elif self.find_friend:
+            next_dealer = self.friend if self.friend is not None else dealer
+        else:
+            next_dealer = (dealer + 2) % self.players
         self.result = RoundEnded(total, trick_points, tuple(self.kitty), kitty_points, mult, captured,
-                                 team, levels, next_dealer)
+                                 team, levels, next_dealer, side, self.overrides, tuple(self.failed_throws),
+                                 penalty)
         self.events.append(self.result)
         self.phase = Phase.DONE
         self.turn = None
@@ -362,6 +484,8 @@ class Round:
         r.kitty = list(self.kitty)
         r.tricks = list(self.tricks)  # finished tricks are never changed again
         r.trick = self.trick.copy() if self.trick else None
+        r.seat_points = list(self.seat_points)
+        r.failed_throws = list(self.failed_throws)
         r.events = list(self.events)
         return r
 
@@ -377,5 +501,12 @@ def kitty_trump(kitty: Sequence[int], rule: NoDeclaration) -> int | None:
     return None
 
 
-def counts(cards: Sequence[int]) -> Counter[int]:
-    return Counter(cards)
+def find_friend(hands: Sequence[Sequence[int]], dealer: int, card: int, players: int) -> int | None:
+    """The dealer's partner for a called card (挑选对家, seeds 000, 001).
+
+    Holding one copy (in hand or buried), the partner is the holder of another; holding none,
+    the holder nearest after the dealer in play order; holding every other copy, nobody (one
+    against all). Copies left in the kitty belong to no one.
+    """
+    holders = [s for k in range(1, players) for s in [(dealer + k) % players] if card in hands[s]]
+    return holders[0] if holders else None

@@ -24,8 +24,8 @@ def round_view(rnd: Round, seat: int | None) -> dict[str, Any]:
     ctx = rnd.level_ctx
     hand = ctx.sort(rnd.hands[seat]) if seat is not None else []
     kitty: list[str] | None = None
-    if done or (seat is not None and seat == rnd.dealer and rnd.phase in (Phase.PLAY, Phase.BURY)):
-        kitty = cards_str(rnd.kitty) if rnd.phase != Phase.BURY else None
+    if done or (seat is not None and seat == rnd.burier and rnd.phase != Phase.BURY):
+        kitty = cards_str(rnd.kitty)
     trick = rnd.trick
     last = rnd.tricks[-1] if rnd.tricks else None
     return {
@@ -36,7 +36,11 @@ def round_view(rnd: Round, seat: int | None) -> dict[str, Any]:
         "dealer": rnd.dealer,
         "trump": _suit(rnd.trump),
         "trump_fixed": rnd.ctx is not None,
-        "bid": None if rnd.bid is None else {"seat": rnd.bid.seat, "cards": cards_str((rnd.bid.card,) * rnd.bid.count)},
+        "bid": None if rnd.bid is None else {"seat": rnd.bid.seat, "cards": cards_str(rnd.bid.cards)},
+        "overrides": rnd.overrides,
+        "friend_card": None if rnd.friend_card is None else cards_str([rnd.friend_card])[0],
+        "dealer_side": [s for s in range(rnd.players) if rnd.dealer is not None and not rnd.publicly_attacker(s)],
+        "seat_points": list(rnd.seat_points),
         "hand": cards_str(hand),
         "hand_sizes": [len(h) for h in rnd.hands],
         "dealt": rnd.dealt,
