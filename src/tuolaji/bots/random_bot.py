@@ -14,11 +14,12 @@ from .declare import best_declaration
 class RandomBot(Bot):
     name = "random"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, *, declare_rate: float = 0.5) -> None:
         self.rng = random.Random(seed)
+        self.declare_rate = declare_rate
 
     def declare(self, obs: Observation) -> tuple[int, ...] | None:
-        return best_declaration(obs) if self.rng.random() < 0.5 else None
+        return best_declaration(obs) if self.rng.random() < self.declare_rate else None
 
     def bury(self, obs: Observation) -> tuple[int, ...]:
         return tuple(self.rng.sample(list(obs.hand), obs.kitty_size))

@@ -1,41 +1,81 @@
-"""Bots by name, and difficulty names players pick from."""
+"""Bots by name, and the difficulty names players pick from.
+
+A bot spec is a name with optional settings: ``search``, ``search:iterations=40,time=0.3``.
+Difficulties are specs too: easy = random, normal = heuristic, hard = search with a small
+budget, expert = search at its default budget. The ``oracle`` bot is a tournament measuring
+stick (it sees every hand) and is never offered as a difficulty.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from .base import Bot
 from .random_bot import RandomBot
 
-BOTS: dict[str, Callable[[int | None], Bot]] = {
-    "random": lambda seed: RandomBot(seed),
+Factory = Callable[..., Bot]
+
+BOTS: dict[str, Factory] = {
+    "random": lambda seed, **kw: RandomBot(seed, **kw),
 }
-DIFFICULTIES: dict[str, str] = {"easy": "random"}
+DIFFICULTIES: dict[str, str] = {
+    "easy": "random",
+    "normal": "heuristic",
+    "hard": "search:iterations=12,time=0.25",
+    "expert": "search",
+}
+ORACLE_ONLY = frozenset({"oracle"})  # bots that see hidden cards: tournaments only
 
 
-def register(name: str, factory: Callable[[int | None], Bot]) -> None:
+def register(name: str, factory: Factory) -> None:
     BOTS[name] = factory
 
 
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"search:iterations=40,time=0.3"`` → ``("search", {"iterations": 40, "time": 0.3})``."""
+    spec = DIFFICULTIES.get(spec, spec)
+    name, _, rest = spec.partition(":")
+    params: dict[str, Any] = {}
+    for item in filter(None, (x.strip() for x in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise ValueError(f"bad bot setting {item!r} in {spec!r}: write key=value")
+        params[key.strip()] = _value(value.strip())
+    return name, params
+
+
+def _value(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
 def make_bot(name: str, *, seed: int | None = None) -> Bot:
-    name = DIFFICULTIES.get(name, name)
-    if name not in BOTS:
+    """A bot from a name, difficulty or spec (``heuristic``, ``hard``, ``search:iterations=40``)."""
+    base, params = parse_spec(name)
+    if base not in BOTS:
         _load_builtin()
-    name = DIFFICULTIES.get(name, name)
-    if name not in BOTS:
-        # fall back to the strongest bot available while the others are being written
-        if name == "heuristic":
-            return RandomBot(seed)
-        raise ValueError(f"no bot named {name!r}; bots: {', '.join(sorted(BOTS) + sorted(DIFFICULTIES))}")
-    return BOTS[name](seed)
+    if base not in BOTS:
+        options = ", ".join(sorted(BOTS) + sorted(DIFFICULTIES))
+        raise ValueError(f"no bot named {base!r}; bots: {options}")
+    try:
+        return BOTS[base](seed, **params)
+    except TypeError as exc:
+        raise ValueError(f"bad settings for bot {base!r}: {exc}") from None
+
+
+def bot_names() -> list[str]:
+    _load_builtin()
+    return sorted(BOTS)
 
 
 def _load_builtin() -> None:
-    """Import optional bot modules, which register themselves."""
+    """Import the bot modules, which register themselves."""
     import importlib
 
     for mod in ("heuristic", "search", "oracle"):
-        try:
-            importlib.import_module(f"{__package__}.{mod}")
-        except ImportError:
-            pass
+        importlib.import_module(f"{__package__}.{mod}")

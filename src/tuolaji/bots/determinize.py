@@ -1,0 +1,117 @@
+"""Sampling hidden hands consistent with an observation, and building a playable Round from them.
+
+A sample respects everything public: the cards still unseen, each seat's hand size, the suits
+each seat has shown void, the pairs it has shown it lacks, and the cards it is known to hold
+(its standing declaration, the rest of a failed throw). A hidden kitty is assumed to hold no
+trumps when that fits (good dealers keep their trumps), else anything.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from ..cards import new_deck
+from ..combos import decompose
+from ..engine.observation import Observation
+from ..engine.round import Phase, Round, Trick
+from ..ruleset import RuleSet, load_rules
+from ..trump import TRUMP
+from .memory import Memory
+
+KITTY = -1  # the pseudo-seat of a hidden kitty
+
+
+def sample_hidden(obs: Observation, mem: Memory, rng: random.Random, *, tries: int = 30) -> tuple[list[list[int]], list[int]]:
+    """Hands for every seat (the observer's own as is) and the kitty, drawn at random."""
+    eff = mem.ctx.eff
+    sizes = {s: obs.hand_sizes[s] for s in range(obs.players) if s != obs.seat}
+    if mem.kitty_hidden:
+        sizes[KITTY] = obs.kitty_size
+    for attempt in range(tries):
+        strict = attempt < tries - 5  # last tries: relax the soft rules (kitty without trumps, no pairs)
+        got = _try_sample(mem, sizes, eff, rng, strict=strict, voids=attempt < tries - 1)
+        if got is not None:
+            hands = [list(obs.hand) if s == obs.seat else got[s] for s in range(obs.players)]
+            kitty = list(obs.kitty) if obs.kitty is not None else got.get(KITTY, [])
+            return hands, kitty
+    raise AssertionError("no consistent deal found")  # pragma: no cover - the relaxed try always fits
+
+
+def _try_sample(mem: Memory, sizes: dict[int, int], eff: tuple[int, ...], rng: random.Random, *,
+                strict: bool, voids: bool) -> dict[int, list[int]] | None:
+    room = dict(sizes)
+    out: dict[int, list[int]] = {s: [] for s in sizes}
+    pool = Counter(mem.unseen)
+    for s in sizes:  # known holdings first
+        if s == KITTY:
+            continue
+        for c, n in mem.holds[s].items():
+            take = min(n, pool[c], room[s])
+            out[s].extend([c] * take)
+            pool[c] -= take
+            room[s] -= take
+    cards = list(pool.elements())
+    rng.shuffle(cards)
+
+    def allowed(s: int, c: int) -> bool:
+        if s == KITTY:
+            return not (strict and eff[c] == TRUMP)
+        return not voids or eff[c] not in mem.void[s]
+
+    # the most constrained cards first, so a void-heavy seat does not end up with leftovers
+    options = {c: [s for s in sizes if allowed(s, c)] for c in set(cards)}
+    cards.sort(key=lambda c: len(options[c]))
+    for c in cards:
+        seats = [s for s in options[c] if room[s] > 0]
+        if not seats:
+            return None
+        total = sum(room[s] for s in seats)
+        r = rng.random() * total
+        for s in seats:
+            r -= room[s]
+            if r < 0:
+                break
+        out[s].append(c)
+        room[s] -= 1
+    if strict:
+        for s, hand in out.items():
+            if s != KITTY and mem.no_pairs[s]:
+                counts = Counter(hand)
+                if any(n >= 2 and eff[c] in mem.no_pairs[s] for c, n in counts.items()):
+                    return None
+    return out
+
+
+def build_round(obs: Observation, hands: list[list[int]], kitty: list[int], rules: RuleSet | None = None) -> Round:
+    """A Round in the play phase with the given hands, the observed trick and the score so far.
+
+    Made through the normal constructor (so every field exists) and then put in position; the
+    engine's behaviour is not changed. Finished tricks are not rebuilt: play only needs the
+    current one, the score and the hands.
+    """
+    rules = rules or obs.rules or load_rules(None)
+    assert obs.dealer is not None
+    deck = new_deck(rules.decks)
+    rnd = Round(rules=rules, deck=deck, level=obs.level, dealer=obs.dealer)
+    rnd.dealt = len(deck) - rnd.kitty_size
+    rnd.hands = [list(h) for h in hands]
+    rnd.kitty = list(kitty)
+    rnd.ctx = obs.ctx
+    rnd.phase = Phase.PLAY
+    rnd.turn = obs.turn
+    rnd.attacker_points = obs.attacker_points
+    if hasattr(rnd, "burier"):
+        rnd.burier = obs.dealer
+    t = obs.trick
+    trick = Trick(t.leader if t is not None else obs.seat)
+    if t is not None and t.plays:
+        trick.seats = list(t.seats)
+        trick.plays = list(t.plays)
+        trick.lead_comps = decompose(t.plays[0], obs.ctx)
+        trick.attempted = t.attempted
+    rnd.trick = trick
+    return rnd
+
+
+__all__ = ["sample_hidden", "build_round", "KITTY"]

@@ -1,0 +1,183 @@
+"""The heuristic bot: card memory, void inference and the strategy notes of RULES.md §11.
+
+It remembers which cards are out and who has shown a void, leads sure winners (plain aces,
+pairs, tractors, safe throws), lets a void partner ruff, feeds points to a partner who is
+winning, ruffs point tricks cheaply, keeps trump pairs whole, buries to void short suits
+without giving points away, and declares when its trumps would be long enough.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from ..cards import POINTS
+from ..combos import best_top
+from ..engine.observation import Observation
+from ..trump import TRUMP, TrumpContext
+from .base import Bot
+from .declare import possible_declarations
+from .memory import Memory, remember
+from .registry import register
+from .tactics import TrickState, follow_options, lead_options, score_follows, score_leads
+from .teams import same_side
+
+
+class MemoryThreats:
+    """Who might beat a play, from unseen cards and shown voids (never from hidden hands)."""
+
+    def __init__(self, mem: Memory) -> None:
+        self.mem = mem
+        self._suits: dict[int, Counter[int]] = {}
+
+    def unseen(self, suit: int) -> Counter[int]:
+        got = self._suits.get(suit)
+        if got is None:
+            got = self._suits[suit] = self.mem.unseen_in(suit)
+        return got
+
+    def could_beat(self, seat: int, suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:
+        mem = self.mem
+        order = mem.ctx.order
+        trumps_possible = mem.may_hold(seat, TRUMP)
+        if tier == 0:
+            if mem.may_hold(seat, suit):
+                if k >= 2 and suit in mem.no_pairs[seat]:
+                    pass
+                elif best_top(self.unseen(suit), k, m, order) > top:
+                    return True
+            if suit != TRUMP and trumps_possible:
+                few_left = sum(self.unseen(suit).values()) < n * 2
+                if suit in mem.void[seat] or few_left:
+                    return best_top(self.unseen(TRUMP), k, m, order) >= 0
+            return False
+        if not trumps_possible:
+            return False
+        if suit in mem.void[seat] or sum(self.unseen(suit).values()) < n * 2:
+            return best_top(self.unseen(TRUMP), k, m, order) > top
+        return False
+
+
+def trick_state(obs: Observation) -> TrickState:
+    from ..combos import decompose
+
+    trick = obs.trick
+    seats: tuple[int, ...] = trick.seats if trick else ()
+    plays: tuple[tuple[int, ...], ...] = trick.plays if trick else ()
+    comps = decompose(plays[0], obs.ctx) if plays else None
+    # every hand shrinks by the lead's size each trick: a follow knows exactly when it is last
+    tricks_left = max(1, len(obs.hand) // len(plays[0])) if plays else len(obs.hand)
+    return TrickState(obs.seat, obs.players, obs.hand, obs.ctx, seats, plays, comps,
+                      lambda a, b: same_side(obs.is_attacker, a, b), obs.is_attacker(obs.seat), tricks_left)
+
+
+class HeuristicBot(Bot):
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    # ------------------------------------------------------------- declaring
+    def declare(self, obs: Observation) -> tuple[int, ...] | None:
+        return heuristic_declaration(obs)
+
+    # ------------------------------------------------------------- burying
+    def bury(self, obs: Observation) -> tuple[int, ...]:
+        return heuristic_bury(obs.hand, obs.ctx, obs.kitty_size)
+
+    # ------------------------------------------------------------- playing
+    def play(self, obs: Observation) -> tuple[int, ...]:
+        return max(scored_plays(obs, remember(obs)))[1]
+
+
+def scored_plays(obs: Observation, mem: Memory) -> list[tuple[float, tuple[int, ...]]]:
+    """Every play the heuristic considers, with its score (higher is better)."""
+    threats = MemoryThreats(mem)
+    st = trick_state(obs)
+    if st.plays:
+        return score_follows(st, threats, follow_options(st))
+    ally = [s for s in range(obs.players) if s != obs.seat and same_side(obs.is_attacker, s, obs.seat)]
+    foes = [s for s in range(obs.players) if not same_side(obs.is_attacker, s, obs.seat)]
+    options = lead_options(obs.hand, obs.ctx, threats.unseen)
+    return score_leads(st, threats, options,
+                       lambda e: any(e in mem.void[s] and TRUMP not in mem.void[s] for s in ally),
+                       lambda e: any(e in mem.void[s] for s in foes))
+
+
+def trump_length(hand: tuple[int, ...] | list[int], ctx_suit: int | None, level: int) -> int:
+    """How many trumps ``hand`` would hold with ``ctx_suit`` as trump (None: no-trump)."""
+    return sum(1 for c in hand if c >= 52 or c % 13 + 2 == level or (ctx_suit is not None and c // 13 == ctx_suit))
+
+
+def heuristic_declaration(obs: Observation) -> tuple[int, ...] | None:
+    """Declare (or override) when the suit would give a long trump holding.
+
+    Early in the deal a fair share is enough (first declarer deals in the first round);
+    overriding a partner needs a clearly better suit.
+    """
+    options = possible_declarations(obs)
+    if not options:
+        return None
+    hand = obs.hand
+    n = max(1, len(hand))
+    best: tuple[float, tuple[int, ...]] | None = None
+    for cards in options:
+        suit = None if cards[0] >= 52 else cards[0] // 13
+        length = trump_length(hand, suit, obs.level)
+        strong = sum(1 for c in hand if c >= 52 or c % 13 + 2 == obs.level)
+        share = length / n
+        if suit is None:
+            share = (strong * 1.6) / n  # no-trump pays only with many jokers and level cards
+        score = share + 0.05 * len(cards)
+        if best is None or score > best[0]:
+            best = (score, cards)
+    assert best is not None
+    score, cards = best
+    bidder = obs.bid_seat
+    threshold = 0.3 if len(hand) >= 8 else 0.45
+    if bidder is not None and bidder != obs.seat and same_side(obs.is_attacker, bidder, obs.seat) and obs.dealer is not None:
+        threshold += 0.1  # do not take trump away from a partner lightly
+    return cards if score >= threshold else None
+
+
+def heuristic_bury(hand: tuple[int, ...] | list[int], ctx: TrumpContext, size: int) -> tuple[int, ...]:
+    """Bury plain cards: empty the shortest cheap suits first, then the lowest singles.
+
+    Points, aces, kings and pairs stay in hand where possible (the kitty is only safe if the
+    dealer's side wins the last trick); trumps are buried only when nothing else is left.
+    """
+    eff = ctx.eff
+    counts = Counter(hand)
+    plain: dict[int, list[int]] = {}
+    for c in hand:
+        if eff[c] != TRUMP:
+            plain.setdefault(eff[c], []).append(c)
+
+    def keep_value(c: int) -> float:
+        v = ctx.order[c] * 1.0 + POINTS[c] * 0.8
+        if counts[c] >= 2:
+            v += 8
+        if ctx.order[c] >= 10:  # A and K of a plain suit
+            v += 6
+        return v
+
+    chosen: list[int] = []
+    suits = sorted(plain, key=lambda e: (len(plain[e]), sum(keep_value(c) for c in plain[e])))
+    for e in suits:
+        cards = plain[e]
+        room = size - len(chosen)
+        if len(cards) <= room and sum(keep_value(c) for c in cards) <= 14 * len(cards):
+            if all(keep_value(c) < 14 for c in cards):
+                chosen.extend(cards)
+    remaining = Counter(hand)
+    remaining.subtract(chosen)
+    rest = [c for c in remaining.elements()]
+    rest.sort(key=lambda c: (eff[c] == TRUMP, keep_value(c) if eff[c] != TRUMP else ctx.order[c],
+                             -len(plain.get(eff[c], ()))))
+    chosen.extend(rest[: size - len(chosen)])
+    return tuple(chosen[:size])
+
+
+register("heuristic", lambda seed, **kw: HeuristicBot(seed, **kw))
+
+__all__ = ["HeuristicBot", "MemoryThreats", "scored_plays", "heuristic_bury", "heuristic_declaration", "trick_state"]

@@ -1,0 +1,176 @@
+"""A fast greedy policy for search rollouts, and the value of a finished round.
+
+Rollouts run inside a sampled deal, so the policy may look at that deal's hands. It is kept
+to a few list scans per decision (tens of microseconds): singles and their follows get
+simple, sensible play (win cheaply, feed a winning partner, ruff points, discard low);
+larger leads get a structured random follow.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+
+from ..cards import POINTS
+from ..combos import best_top
+from ..engine.actions import Play
+from ..engine.legal import random_play
+from ..engine.round import Phase, Round
+from ..scoring import level_change
+from ..trump import TRUMP
+from .tactics import TrickState, choose_follow, choose_lead, lead_options
+from .teams import same_side
+
+
+def _key(c: int, eff: tuple[int, ...], order: tuple[int, ...]) -> int:
+    return order[c] + (16 if eff[c] == TRUMP else 0)
+
+
+def greedy_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
+    trick = rnd.trick
+    ctx = rnd.ctx
+    assert trick is not None and ctx is not None
+    hand = rnd.hands[seat]
+    eff, order = ctx.eff, ctx.order
+    if not trick.plays:
+        return _lead(hand, eff, order, rng)
+    lead = trick.plays[0]
+    if len(lead) != 1:
+        return random_play(rnd, seat, rng)
+    e = eff[lead[0]]
+    best_i, best = 0, lead[0]
+    for i in range(1, len(trick.plays)):
+        c = trick.plays[i][0]
+        if (eff[c] == eff[best] and order[c] > order[best]) or (eff[c] == TRUMP and eff[best] != TRUMP):
+            best_i, best = i, c
+    ours = same_side(rnd.is_attacker, trick.seats[best_i], seat)
+    last = len(trick.plays) == rnd.players - 1
+    table = sum(POINTS[p[0]] for p in trick.plays)
+    suit = [c for c in hand if eff[c] == e]
+    key = lambda c: _key(c, eff, order)  # noqa: E731
+    if suit:
+        if ours:
+            pts = [c for c in suit if POINTS[c]]
+            return (max(pts, key=lambda c: (POINTS[c], -key(c))) if pts and (last or rng.random() < 0.7) else min(suit, key=key),)
+        beaters = [c for c in suit if eff[best] == e and order[c] > order[best]]
+        if beaters and (table or last or rng.random() < 0.5):
+            return (min(beaters, key=key) if last else max(beaters, key=key),)
+        plain = [c for c in suit if not POINTS[c]] or suit
+        return (min(plain, key=key),)
+    if ours:
+        pts = [c for c in hand if POINTS[c] and eff[c] != TRUMP]
+        if pts:
+            return (max(pts, key=lambda c: (POINTS[c], -key(c))),)
+    elif table:
+        ruffs = [c for c in hand if eff[c] == TRUMP and (eff[best] != TRUMP or order[c] > order[best])]
+        if ruffs:
+            return (min(ruffs, key=key),)
+    junk = [c for c in hand if eff[c] != TRUMP and not POINTS[c]] or [c for c in hand if eff[c] != TRUMP] or hand
+    return (min(junk, key=key),)
+
+
+def _lead(hand: list[int], eff: tuple[int, ...], order: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
+    seen: dict[int, int] = {}
+    pair = None
+    for c in hand:
+        if c in seen and (pair is None or order[c] > order[pair]) and eff[c] != TRUMP:
+            pair = c
+        seen[c] = 1
+    if pair is not None and order[pair] >= 8 and rng.random() < 0.7:
+        return (pair, pair)
+    plain = [c for c in hand if eff[c] != TRUMP]
+    if not plain:
+        return (max(hand, key=lambda c: order[c]) if rng.random() < 0.5 else min(hand, key=lambda c: order[c]),)
+    top = max(plain, key=lambda c: order[c])
+    if order[top] >= 11 and rng.random() < 0.8:  # an ace
+        return (top,)
+    c = rng.choice(plain)
+    low = [x for x in plain if eff[x] == eff[c] and not POINTS[x]]
+    return (min(low, key=lambda x: order[x]) if low else c,)
+
+
+Policy = Callable[[Round, int, random.Random], tuple[int, ...]]
+
+
+def rollout(rnd: Round, rng: random.Random, policy: Policy | None = None) -> None:
+    """Play ``rnd`` to the end with ``policy`` (default: greedy), in place."""
+    pick = policy or greedy_play
+    while rnd.phase == Phase.PLAY:
+        seat = rnd.turn
+        assert seat is not None
+        rnd.apply_unchecked(Play(seat, pick(rnd, seat, rng)))
+
+
+def value(rnd: Round, seat: int) -> float:
+    """The round's outcome for ``seat``'s side in levels (negative: the other side's gain).
+
+    A small slope in the attackers' points breaks ties between equal level outcomes, so the
+    search prefers more points inside one scoring band too.
+    """
+    res = rnd.result
+    assert res is not None
+    unit = 40.0 * rnd.rules.decks / 2
+    if res.team == "attackers":  # taking over the deal is worth half a level on its own
+        for_attackers = res.levels + 0.5
+    else:
+        for_attackers = -float(res.levels)
+    for_attackers += (res.attacker_points - 2 * unit) / unit * 0.25
+    return for_attackers if rnd.is_attacker(seat) else -for_attackers
+
+
+__all__ = ["greedy_play", "rollout", "value", "level_change"]
+
+
+class HandThreats:
+    """Threats judged from the (sampled) hands themselves: fine inside a rollout."""
+
+    def __init__(self, rnd: Round) -> None:
+        self.rnd = rnd
+
+    def could_beat(self, seat: int, suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:
+        ctx = self.rnd.ctx
+        assert ctx is not None
+        eff, order = ctx.eff, ctx.order
+        hand = self.rnd.hands[seat]
+        own = Counter(c for c in hand if eff[c] == suit)
+        has_suit = sum(own.values())
+        if tier == 0 and has_suit >= n:
+            return best_top(own, k, m, order) > top
+        if suit == TRUMP or has_suit:
+            return False
+        trumps = Counter(c for c in hand if eff[c] == TRUMP)
+        if sum(trumps.values()) < n:
+            return False
+        return best_top(trumps, k, m, order) > (top if tier == 1 else -1)
+
+
+def tactical_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
+    """The heuristic's trick tactics, with threats read from the sampled hands."""
+    trick = rnd.trick
+    ctx = rnd.ctx
+    assert trick is not None and ctx is not None
+    hand = rnd.hands[seat]
+    plays = trick.plays
+    side = lambda a, b: same_side(rnd.is_attacker, a, b)  # noqa: E731
+    tricks_left = max(1, len(hand) // len(plays[0])) if plays else len(hand)
+    st = TrickState(seat, rnd.players, hand, ctx, trick.seats, plays, trick.lead_comps, side,
+                    rnd.is_attacker(seat), tricks_left)
+    threats = HandThreats(rnd)
+    if plays:
+        return choose_follow(st, threats)
+    eff = ctx.eff
+    others = [h for s, h in enumerate(rnd.hands) if s != seat]
+
+    def unseen(e: int) -> Counter[int]:
+        return Counter(c for h in others for c in h if eff[c] == e)
+
+    def void(seats: list[int], e: int) -> bool:
+        return any(not any(eff[c] == e for c in rnd.hands[s]) for s in seats)
+
+    allies = [s for s in range(rnd.players) if s != seat and side(s, seat)]
+    foes = [s for s in range(rnd.players) if not side(s, seat)]
+    return choose_lead(st, threats, lead_options(hand, ctx, unseen), lambda e: void(allies, e), lambda e: void(foes, e))
+
+
+POLICIES: dict[str, Policy] = {"greedy": greedy_play, "tactical": tactical_play, "random": random_play}

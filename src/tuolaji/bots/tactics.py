@@ -1,0 +1,279 @@
+"""Trick-level tactics shared by the heuristic bot and the search bot's rollouts.
+
+The functions here decide from a :class:`TrickState` (own hand, the trick so far, who sits
+where) plus a :class:`Threats` oracle that says whether a later seat might beat a play. The
+heuristic bot's oracle reasons from card memory (unseen cards, voids); the rollouts' oracle
+looks at the sampled hands, which is fair because those hands are guesses.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..cards import POINTS
+from ..combos import Combo, _avail, _chains, best_top, decompose, needs
+from ..engine.legal import count_submultisets, submultisets
+from ..tricks import follow_reason, trick_winner
+from ..trump import TRUMP, TrumpContext
+
+LAMBDA = 0.3  # points a unit of card strength is worth keeping (a plain A ~ 3.3 points)
+LEAD_BONUS = 2.0  # what winning the lead is worth on its own
+ENUM_LIMIT = 240  # enumerate follows exhaustively up to this many choices
+
+
+class Threats(Protocol):
+    def could_beat(self, seat: int, suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:
+        """Might ``seat`` beat a play of tier (0: led suit, 1: trump ruff) and shape top?"""
+        ...
+
+
+@dataclass(slots=True)
+class TrickState:
+    seat: int
+    players: int
+    hand: Sequence[int]
+    ctx: TrumpContext
+    seats: Sequence[int]  # seats that played to the trick so far
+    plays: Sequence[tuple[int, ...]]
+    comps: Sequence[Combo] | None  # the lead's decomposition
+    same_side: Callable[[int, int], bool]
+    attacker: bool  # is this seat attacking
+    tricks_left: int  # tricks still to play, this one included
+
+
+def strength(c: int, ctx: TrumpContext) -> int:
+    """How valuable a card is to keep: plain 0..11 by rank, trumps 16..31."""
+    return ctx.order[c] + (16 if ctx.eff[c] == TRUMP else 0)
+
+
+def points(cards: Sequence[int]) -> int:
+    return sum(POINTS[c] for c in cards)
+
+
+def cost(play: Sequence[int], hand: Sequence[int], ctx: TrumpContext) -> float:
+    """Future value given up by playing ``play`` from ``hand``: strength, and broken pairs."""
+    total = 0.0
+    have = Counter(hand)
+    used = Counter(play)
+    for c, n in used.items():
+        total += strength(c, ctx) * n
+        if have[c] >= 2 and n == 1:  # breaking a pair (worse for trump pairs)
+            total += 10 if ctx.eff[c] == TRUMP else 6
+    return LAMBDA * total
+
+
+def later_seats(st: TrickState) -> list[int]:
+    return [(st.seat + j) % st.players for j in range(1, st.players - len(st.plays))]
+
+
+def winning_shape(play: Sequence[int], lead: Sequence[int], comps: Sequence[Combo], ctx: TrumpContext) -> tuple[int, int]:
+    """(tier, top) of a play judged by the lead's leading shape."""
+    k, m = comps[0].k, comps[0].m
+    tier = 0 if ctx.eff[play[0]] == ctx.eff[lead[0]] else 1
+    return tier, best_top(Counter(play), k, m, ctx.order)
+
+
+def threatened(st: TrickState, play: Sequence[int], by: Sequence[int], threats: Threats) -> bool:
+    """Might an opponent among ``by`` beat ``play`` (the current best of the trick)?"""
+    lead = st.plays[0] if st.plays else play
+    comps = st.comps if st.plays and st.comps else decompose(lead, st.ctx)
+    tier, top = winning_shape(play, lead, comps, st.ctx)
+    suit = st.ctx.eff[lead[0]]
+    k, m = comps[0].k, comps[0].m
+    return any(threats.could_beat(o, suit, tier, k, m, top, len(lead)) for o in by if not st.same_side(o, st.seat))
+
+
+# ------------------------------------------------------------------ following
+def follow_options(st: TrickState) -> list[tuple[int, ...]]:
+    """A varied set of legal follows: everything when few, else cheap / strong / point picks."""
+    lead = st.plays[0]
+    ctx = st.ctx
+    eff = ctx.eff
+    n = len(lead)
+    e = eff[lead[0]]
+    hand = list(st.hand)
+    suit = [c for c in hand if eff[c] == e]
+    comps = st.comps or decompose(lead, ctx)
+    out: set[tuple[int, ...]] = set()
+    if len(suit) <= n:
+        need = n - len(suit)
+        if need == 0:
+            return [tuple(sorted(suit))]
+        rest = [c for c in hand if eff[c] != e]
+        items = sorted(Counter(rest).items())
+        if count_submultisets(items, need) <= ENUM_LIMIT:
+            out.update(tuple(sorted(suit + list(x))) for x in submultisets(items, need))
+        else:
+            by_keep = sorted(rest, key=lambda c: (strength(c, ctx), POINTS[c]))
+            out.add(tuple(sorted(suit + by_keep[:need])))
+            by_pts = sorted(rest, key=lambda c: (-POINTS[c], strength(c, ctx)))
+            out.add(tuple(sorted(suit + by_pts[:need])))
+            if not suit:
+                trumps = [c for c in rest if eff[c] == TRUMP]
+                if len(trumps) >= n:
+                    for low in (True, False):
+                        out.add(tuple(sorted(structured_pick(trumps, comps, ctx, low=low))))
+        return list(out)
+    if n == 1:
+        return [(c,) for c in set(suit)]
+    items = sorted(Counter(suit).items())
+    if count_submultisets(items, n) <= ENUM_LIMIT:
+        return [p for p in submultisets(items, n) if follow_reason(lead, hand, p, ctx, comps) is None]
+    for low in (True, False):
+        p = tuple(sorted(structured_pick(suit, comps, ctx, low=low)))
+        if follow_reason(lead, hand, p, ctx, comps) is None:
+            out.add(p)
+    if not out:
+        for p in submultisets(items, n):
+            if follow_reason(lead, hand, p, ctx, comps) is None:
+                out.add(p)
+                break
+    return list(out)
+
+
+def structured_pick(cards: Sequence[int], comps: Sequence[Combo], ctx: TrumpContext, *, low: bool) -> list[int]:
+    """Cards shaped like the lead as far as they allow, the lowest (or highest) such."""
+    n = sum(len(c.cards) for c in comps)
+    counts = Counter(cards)
+    picked: list[int] = []
+    chains, tuple_needs = needs(comps)
+    pick = min if low else max
+    for k, m in chains:
+        avail = _avail(counts, k, ctx.pos)
+        starts = [s for lo, hi in _chains(avail) for s in range(lo, hi - m + 2)]
+        if not starts or len(picked) + k * m > n:
+            continue
+        s = pick(starts)
+        for o in range(s, s + m):
+            c = avail[o][0]
+            counts[c] -= k
+            picked.extend([c] * k)
+    for k, need in tuple_needs:
+        have = sum(v // k for v in Counter(picked).values())
+        while have < need and len(picked) + k <= n:
+            options = [c for c, v in counts.items() if v >= k]
+            if not options:
+                break
+            c = pick(options, key=lambda x: strength(x, ctx))
+            counts[c] -= k
+            picked.extend([c] * k)
+            have += 1
+    rest = sorted((c for c, v in counts.items() for _ in range(v)),
+                  key=lambda c: (counts[c] >= 2, strength(c, ctx)), reverse=not low)
+    if not low:  # strong picks still keep pairs out of the filler where possible
+        rest.sort(key=lambda c: -strength(c, ctx))
+    picked.extend(rest[: n - len(picked)])
+    return picked
+
+
+def choose_follow(st: TrickState, threats: Threats, options: Sequence[tuple[int, ...]] | None = None) -> tuple[int, ...]:
+    opts = list(options) if options is not None else follow_options(st)
+    if len(opts) == 1:
+        return opts[0]
+    return max(score_follows(st, threats, opts))[1]
+
+
+def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ...]]) -> list[tuple[float, tuple[int, ...]]]:
+    """Each option scored by the expected point swing for our side, minus the cards' value."""
+    ctx = st.ctx
+    lead = st.plays[0]
+    comps = st.comps or decompose(lead, ctx)
+    w = trick_winner(st.plays, ctx, comps)
+    winner = st.seats[w]
+    table = sum(points(p) for p in st.plays)
+    later = later_seats(st)
+    partner_later = any(st.same_side(o, st.seat) for o in later)
+    ours_now = st.same_side(winner, st.seat)
+    p_partner = 0.0
+    if ours_now:
+        p_partner = 0.5 if threatened(st, st.plays[w], later, threats) else 1.0
+    elif partner_later:
+        p_partner = 0.25
+    last_bonus = 0.0
+    if st.tricks_left == 1:  # the last trick decides the kitty
+        last_bonus = 30.0
+    scored: list[tuple[float, tuple[int, ...]]] = []
+    for p in opts:
+        plays = list(st.plays) + [p]
+        wins = trick_winner(plays, ctx, comps) == len(st.plays)
+        if wins:
+            p_win = 1.0 if not later else (0.6 if threatened(st, p, later, threats) else 1.0)
+            if ours_now:  # overtaking a partner only matters if the partner was at risk
+                p_win = max(p_win, p_partner)
+        else:
+            p_win = p_partner
+        pts = table + points(p)
+        score = p_win * (pts + LEAD_BONUS + last_bonus) - (1 - p_win) * (pts + last_bonus) - cost(p, st.hand, ctx)
+        scored.append((score, p))
+    return scored
+
+
+# ------------------------------------------------------------------ leading
+def sure_combos(cards: Sequence[int], ctx: TrumpContext, unseen_suit: Counter[int]) -> list[Combo]:
+    """Combinations of one suit that nothing unseen of the same shape can beat."""
+    return [c for c in decompose(cards, ctx) if best_top(unseen_suit, c.k, c.m, ctx.order) <= c.top]
+
+
+def lead_options(hand: Sequence[int], ctx: TrumpContext, unseen_by_suit: Callable[[int], Counter[int]]) -> list[tuple[int, ...]]:
+    """Single combinations (singles, pairs, tractors) plus, per suit, a throw of its sure combos."""
+    from ..engine.legal import lead_combos
+
+    out = {tuple(sorted(c)) for c in lead_combos(hand, ctx)}
+    by_suit: dict[int, list[int]] = {}
+    for c in hand:
+        by_suit.setdefault(ctx.eff[c], []).append(c)
+    for e, cards in by_suit.items():
+        sure = sure_combos(cards, ctx, unseen_by_suit(e))
+        if len(sure) >= 2:
+            out.add(tuple(sorted(x for comb in sure for x in comb.cards)))
+    return list(out)
+
+
+def choose_lead(st: TrickState, threats: Threats, options: Sequence[tuple[int, ...]],
+                ally_void: Callable[[int], bool], foe_void: Callable[[int], bool]) -> tuple[int, ...]:
+    return max(score_leads(st, threats, options, ally_void, foe_void))[1]
+
+
+def score_leads(st: TrickState, threats: Threats, options: Sequence[tuple[int, ...]],
+                ally_void: Callable[[int], bool], foe_void: Callable[[int], bool]) -> list[tuple[float, tuple[int, ...]]]:
+    """Prefer sure winners (bigger is better), then cheap leads; trumps pulled by the dealer's side."""
+    ctx = st.ctx
+    eff = ctx.eff
+    n_trump = sum(1 for c in st.hand if eff[c] == TRUMP)
+    trump_rich = n_trump * 2 >= len(st.hand)
+    others = [(st.seat + j) % st.players for j in range(1, st.players)]
+    scored: list[tuple[float, tuple[int, ...]]] = []
+    for p in options:
+        e = eff[p[0]]
+        probe = TrickState(st.seat, st.players, st.hand, ctx, [st.seat], [p], decompose(p, ctx), st.same_side,
+                           st.attacker, st.tricks_left)
+        safe = not threatened(probe, p, others, threats)
+        pts = points(p)
+        size = len(p)
+        if safe:
+            score = 6.0 + 2.0 * size + pts * 0.5
+            if st.tricks_left <= 2 and size > 1:
+                score += 20.0  # the last tricks: win big, protect or capture the kitty
+        else:
+            score = -pts * 1.2 - cost(p, st.hand, ctx) * (0.5 if size == 1 else 1.0)
+            if e != TRUMP and ally_void(e) and not foe_void(e):
+                score += 4.0 + (size == 1)  # let the partner ruff
+        if e == TRUMP:
+            if not st.attacker and trump_rich:
+                score += 1.5
+            elif st.attacker and n_trump < len(st.hand):
+                score -= 3.0  # attackers keep trumps to ruff and to win the last trick
+        elif foe_void(e) and not safe:
+            score -= 2.0
+        score -= 0.01 * sum(strength(c, ctx) for c in p)
+        scored.append((score, p))
+    return scored
+
+
+__all__ = [
+    "TrickState", "Threats", "choose_follow", "choose_lead", "score_follows", "score_leads", "follow_options",
+    "lead_options", "strength", "cost", "points", "structured_pick", "sure_combos", "threatened", "winning_shape",
+]

@@ -1,0 +1,1 @@
+"""Duplicate tournaments between computer players (``tuolaji sim``)."""

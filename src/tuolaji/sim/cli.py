@@ -1,0 +1,147 @@
+"""``tuolaji sim``: duplicate tournaments between bot configurations (docs/tournaments.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from itertools import combinations
+from typing import Any
+
+from ..ruleset import RuleSetError, load_rules
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="tuolaji sim",
+        description="Duplicate tournaments: every deal is played twice with the teams swapped, same cards.",
+    )
+    p.add_argument("bots", nargs="*", metavar="BOT",
+                   help="bot specs: random, heuristic, search, search:iterations=20,time=0.3, oracle, "
+                        "a difficulty (easy, normal, hard, expert) or cmd:COMMAND")
+    p.add_argument("--bot", action="append", default=[], metavar="BOT", help="another bot (repeatable)")
+    p.add_argument("--deals", type=int, default=100, help="duplicate deals per pairing (default 100)")
+    p.add_argument("--matches", type=int, default=0, help="also play this many full match pairs per pairing")
+    p.add_argument("--seed", type=int, default=1, help="tournament seed: the same seed deals the same cards")
+    p.add_argument("--rules", default=None, help="rules preset name or settings file (JSON)")
+    p.add_argument("--pairings", choices=("all", "ladder", "first"), default="all",
+                   help="with more than two bots: every pair, neighbours in the list, or the first against each")
+    p.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
+    p.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                   help="run on Ray: no value starts a local instance, 'auto' joins a running cluster")
+    p.add_argument("--chunk", type=int, default=0, help="deals per task (default: automatic)")
+    p.add_argument("--bot-timeout", type=float, default=5.0, help="seconds an external bot may think (default 5)")
+    p.add_argument("--json", action="store_true", help="print one JSON object at the end and nothing else")
+    return p
+
+
+def pairings_of(bots: list[str], how: str) -> list[tuple[str, str]]:
+    if how == "ladder":
+        return list(zip(bots, bots[1:], strict=False))
+    if how == "first":
+        return [(bots[0], b) for b in bots[1:]]
+    return list(combinations(bots, 2))
+
+
+def _check_specs(bots: list[str]) -> str | None:
+    from ..bots.registry import make_bot
+
+    for spec in bots:
+        if spec.startswith("cmd:"):
+            if not spec[4:].strip():
+                return "an external bot needs a command: cmd:COMMAND"
+            continue
+        try:
+            make_bot(spec, seed=0)
+        except ValueError as exc:
+            return str(exc)
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    bots = list(args.bots) + list(args.bot)
+    err = sys.stderr
+    if len(bots) < 2:
+        print("tuolaji sim: name at least two bots, e.g. 'tuolaji sim heuristic random'", file=err)
+        return 2
+    if args.deals < 0 or args.matches < 0 or (args.deals == 0 and args.matches == 0):
+        print("tuolaji sim: --deals and --matches must be >= 0, and one of them positive", file=err)
+        return 2
+    try:
+        rules = load_rules(args.rules)
+        rules.check_supported()
+    except RuleSetError as exc:
+        print(f"tuolaji sim: {exc}", file=err)
+        return 2
+    problem = _check_specs(bots)
+    if problem:
+        print(f"tuolaji sim: {problem}", file=err)
+        return 2
+    from .tournament import processes, ray_runner, run_tournament, serial
+
+    pairings = pairings_of(bots, args.pairings)
+    workers = max(1, args.workers)
+    if args.ray is not None:
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            print("tuolaji sim: --ray needs Ray: pip install 'tuolaji[ray]'", file=err)
+            return 2
+        runner = ray_runner(args.ray, args.workers if args.workers > 1 else None)
+    elif workers > 1:
+        runner = processes(workers)
+    else:
+        runner = serial
+    kw: dict[str, Any] = dict(seed=args.seed, deals=args.deals, matches=args.matches, runner=runner,
+                              chunk=args.chunk, workers=workers, ext_timeout=args.bot_timeout)
+    if args.json:
+        results = run_tournament(pairings, rules, **kw)
+    else:
+        results = _with_progress(pairings, rules, args, kw)
+    report = {"rules": rules.name, "seed": args.seed, "pairings": [r.summary() for r in results]}
+    if args.json:
+        print(json.dumps(report))
+    else:
+        _print_table(report)
+    return 0
+
+
+def _with_progress(pairings: list[tuple[str, str]], rules: Any, args: argparse.Namespace, kw: dict[str, Any]) -> Any:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from .tournament import run_tournament
+
+    console = Console(stderr=True)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=False) as progress:
+        ids = [progress.add_task(f"{a} vs {b}", total=args.deals + args.matches) for a, b in pairings]
+        return run_tournament(pairings, rules, on_progress=lambda n, p: progress.advance(ids[p], n), **kw)
+
+
+def _print_table(report: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"duplicate tournament — rules {report['rules']}, seed {report['seed']}")
+    for col in ("A", "B", "deals", "A levels/deal (95% CI)", "A deals won", "A att. pts", "B att. pts",
+                "kitty A/B", "illegal", "A ms p50/p95/max", "B ms p50/p95/max", "A matches won"):
+        table.add_column(col)
+    for r in report["pairings"]:
+        lat = r["latency_ms"]
+        table.add_row(
+            r["a"], r["b"], str(r["deals"]),
+            f"{r['a_level_gain_per_deal']:+.3f} [{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}]",
+            f"{r['a_deal_win_rate']:.1%}", f"{r['a_attacker_points']:.1f}", f"{r['b_attacker_points']:.1f}",
+            f"{r['a_kitty_captures']}/{r['b_kitty_captures']}", str(r["illegal"]),
+            "/".join(f"{lat['a'][k]:.0f}" for k in ("p50", "p95", "max")),
+            "/".join(f"{lat['b'][k]:.0f}" for k in ("p50", "p95", "max")),
+            f"{r['a_match_win_rate']:.1%} of {r['matches']}" if "matches" in r else "-",
+        )
+    Console().print(table)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

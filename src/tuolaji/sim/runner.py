@@ -1,0 +1,255 @@
+"""Playing tournament games: one duplicate deal (two games, teams swapped) or one match pair.
+
+Everything a game needs is derived from ``(seed, index)``, so a deal gives the same result
+whichever process or machine plays it, in whatever order.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..bots.base import Bot
+from ..bots.registry import make_bot
+from ..cards import new_deck
+from ..engine.actions import Action, Bury, Deal, Declare, Pass, Play
+from ..engine.match import Match
+from ..engine.observation import observe
+from ..engine.round import Phase, Round
+from ..errors import IllegalAction
+from ..ruleset import RuleSet
+from .latency import Histogram
+
+
+class _Game(Protocol):
+    @property
+    def round(self) -> Round: ...
+    def apply(self, action: Action) -> None: ...
+
+
+class _Solo:
+    """A single round that looks like a match to the stepper."""
+
+    def __init__(self, rnd: Round) -> None:
+        self.round = rnd
+
+    def apply(self, action: Action) -> None:
+        self.round.apply(action)
+
+
+@dataclass
+class SideStats:
+    latency: Histogram = field(default_factory=Histogram)
+    illegal: int = 0
+    faults: int = 0  # external bots: timeouts, crashes, unreadable answers
+
+
+def seat_seed(seed: int, index: int, game: int, seat: int) -> int:
+    return ((seed * 1_000_003 + index) * 8 + game) * 16 + seat
+
+
+def make_bots(spec_a: str, spec_b: str, a_seats: Sequence[int], players: int, seed: int, index: int,
+              game: int, ext_timeout: float = 5.0) -> list[Bot]:
+    return [make_side_bot(spec_a if s in a_seats else spec_b, seat_seed(seed, index, game, s), ext_timeout)
+            for s in range(players)]
+
+
+def make_side_bot(spec: str, seed: int, ext_timeout: float = 5.0) -> Bot:
+    """A registered bot by spec, or ``cmd:COMMAND`` for an external program."""
+    if spec.startswith("cmd:"):
+        from ..bots.external import ExternalBot
+
+        return ExternalBot(spec[4:], seed=seed, timeout=ext_timeout)
+    return make_bot(spec, seed=seed)
+
+
+def close_bots(bots: Sequence[Bot]) -> None:
+    for b in bots:
+        close = getattr(b, "close", None)
+        if close is not None:
+            close()
+
+
+class Stepper:
+    """Asks the bot whose turn it is, applies its action, times it and counts refusals.
+
+    A refused action is replaced by a random legal one so the game goes on. Bots that want the
+    whole round (the oracle only) get it through ``see_round`` before every decision.
+    """
+
+    def __init__(self, game: _Game, bots: Sequence[Bot], side_of: Sequence[SideStats], rng: random.Random) -> None:
+        self.game, self.bots, self.side_of, self.rng = game, list(bots), list(side_of), rng
+
+    def _ask(self, seat: int, kind: str) -> Any:
+        rnd = self.game.round
+        bot = self.bots[seat]
+        see = getattr(bot, "see_round", None)
+        if see is not None:
+            see(rnd)
+        obs = observe(rnd, seat, with_events=False)
+        t0 = time.perf_counter()
+        try:
+            answer = getattr(bot, kind)(obs)
+        except Exception:  # a broken bot must not stop the tournament
+            answer = None if kind == "declare" else ()
+            self.side_of[seat].illegal += 1
+        self.side_of[seat].latency.add(time.perf_counter() - t0)
+        return answer
+
+    def _try(self, action: Action) -> bool:
+        try:
+            self.game.apply(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def step(self) -> None:
+        rnd = self.game.round
+        phase = rnd.phase
+        if phase == Phase.DEAL:
+            seat = rnd.next_deal_seat
+            self.game.apply(Deal())
+            if self.game.round is not rnd or rnd.phase != Phase.DEAL:
+                return
+            cards = self._ask(seat, "declare")
+            if cards and not self._try(Declare(seat, tuple(cards))):
+                self.side_of[seat].illegal += 1
+        elif phase == Phase.DECLARE:
+            seat = rnd.turn
+            assert seat is not None
+            cards = self._ask(seat, "declare")
+            if cards and self._try(Declare(seat, tuple(cards))):
+                return
+            if cards:
+                self.side_of[seat].illegal += 1
+            self.game.apply(Pass(seat))
+        elif phase == Phase.BURY:
+            seat = rnd.turn if rnd.turn is not None else rnd.dealer
+            assert seat is not None
+            cards = self._ask(seat, "bury")
+            if not self._try(Bury(seat, tuple(cards or ()))):
+                self.side_of[seat].illegal += 1
+                self.game.apply(Bury(seat, tuple(self.rng.sample(rnd.hands[seat], rnd.kitty_size))))
+        elif phase == Phase.PLAY:
+            seat = rnd.turn
+            assert seat is not None
+            cards = self._ask(seat, "play")
+            if not self._try(Play(seat, tuple(cards or ()))):
+                self.side_of[seat].illegal += 1
+                from ..engine.legal import random_play
+
+                self.game.apply(Play(seat, random_play(rnd, seat, self.rng)))
+        else:  # a variant phase no bot decides yet: any legal action keeps the game going
+            from ..engine.legal import legal_actions
+
+            seat = rnd.turn if rnd.turn is not None else 0
+            self.game.apply(next(iter(legal_actions(rnd, seat))))
+
+
+def duplicate_deck(rules: RuleSet, seed: int, index: int) -> tuple[tuple[int, ...], int, int]:
+    """The cards, level rank and dealer of deal ``index``: the same for both games of the pair."""
+    rng = random.Random(seed * 1_000_003 + index)
+    deck = new_deck(rules.decks)
+    rng.shuffle(deck)
+    level = rng.randrange(2, 15)
+    return tuple(deck), level, index % rules.players
+
+
+@dataclass
+class GameRecord:
+    a_attacks: bool
+    a_levels: int  # levels A's side gained (negative: B's side gained them)
+    attacker_points: int
+    kitty_captured: bool
+    redeal: bool = False
+
+
+@dataclass
+class DealResult:
+    index: int
+    games: list[GameRecord]
+    a: SideStats
+    b: SideStats
+
+    @property
+    def a_level_gain(self) -> int:
+        return sum(g.a_levels for g in self.games)
+
+    def a_point_margin(self) -> int:
+        """A's attacker points minus B's with the same cards (the duplicate tie-break)."""
+        return sum(g.attacker_points if g.a_attacks else -g.attacker_points for g in self.games)
+
+
+def a_seats_for(game: int, players: int) -> list[int]:
+    """Seats of side A: the even seats in the first game, the odd ones in the second."""
+    return [s for s in range(players) if s % 2 == game % 2]
+
+
+def play_deal(spec_a: str, spec_b: str, rules: RuleSet, seed: int, index: int, ext_timeout: float = 5.0) -> DealResult:
+    deck, level, dealer = duplicate_deck(rules, seed, index)
+    a, b = SideStats(), SideStats()
+    games: list[GameRecord] = []
+    for g in range(2):
+        seats_a = a_seats_for(g, rules.players)
+        bots = make_bots(spec_a, spec_b, seats_a, rules.players, seed, index, g, ext_timeout)
+        rnd = Round(rules=rules, deck=deck, level=level, dealer=dealer)
+        side_of = [a if s in seats_a else b for s in range(rules.players)]
+        stepper = Stepper(_Solo(rnd), bots, side_of, random.Random(seat_seed(seed, index, g, 15)))
+        try:
+            while rnd.phase != Phase.DONE:
+                stepper.step()
+        finally:
+            close_bots(bots)
+        for bot, side in zip(bots, side_of, strict=True):
+            side.faults += getattr(bot, "faults", 0)
+        games.append(_record(rnd, seats_a[0]))
+    return DealResult(index, games, a, b)
+
+
+def _record(rnd: Round, a_seat: int) -> GameRecord:
+    res = rnd.result
+    if res is None:  # a redeal (only possible without a dealer): no score
+        return GameRecord(False, 0, 0, False, redeal=True)
+    a_attacks = rnd.is_attacker(a_seat)
+    a_wins = (res.team == "attackers") == a_attacks
+    return GameRecord(a_attacks, res.levels if a_wins else -res.levels, res.attacker_points, res.kitty_captured)
+
+
+@dataclass
+class MatchResult:
+    index: int
+    a_won: list[bool]  # per game of the pair
+    rounds: int
+    a: SideStats
+    b: SideStats
+
+
+def play_match_pair(spec_a: str, spec_b: str, rules: RuleSet, seed: int, index: int, ext_timeout: float = 5.0,
+                    max_rounds: int = 300) -> MatchResult:
+    """The same match seed played twice, A's bots on the even seats then on the odd ones."""
+    a, b = SideStats(), SideStats()
+    won: list[bool] = []
+    rounds = 0
+    for g in range(2):
+        seats_a = a_seats_for(g, rules.players)
+        bots = make_bots(spec_a, spec_b, seats_a, rules.players, seed, index, g + 2, ext_timeout)
+        match = Match(rules=rules, seed=seed * 1_000_003 + index)
+        side_of = [a if s in seats_a else b for s in range(rules.players)]
+        stepper = Stepper(match, bots, side_of, random.Random(seat_seed(seed, index, g + 2, 15)))
+        try:
+            while not match.over and len(match.rounds) < max_rounds:
+                stepper.step()
+        finally:
+            close_bots(bots)
+        for bot, side in zip(bots, side_of, strict=True):
+            side.faults += getattr(bot, "faults", 0)
+        rounds += len(match.rounds)
+        a_team = seats_a[0] % 2
+        if match.winner is None:  # hit the round cap: the higher level wins
+            won.append(match.levels[a_team] > match.levels[1 - a_team])
+        else:
+            won.append(match.winner == a_team)
+    return MatchResult(index, won, rounds, a, b)
