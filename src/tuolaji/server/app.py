@@ -1,0 +1,535 @@
+"""The Starlette app: the web client, the JSON API and the WebSocket per room.
+
+Routes::
+
+    GET  /  /r/{code}  /replay/{code}     the web client (one page, static files)
+    GET  /api/info                        version, LAN addresses, presets, difficulties, speeds
+    GET  /api/rules                       every rule setting (type, options, default) and the presets
+    POST /api/rules/check                 {"rules": ...} → {"ok": true} or {"ok": false, "error": ...}
+    GET  /api/games                       saved games, newest first ("mine": your seat, by token)
+    POST /api/games                       create a room → {"code", "token", "seat"}
+    GET  /api/games/{code}                public room information
+    DELETE /api/games/{code}              forget a game (a seated player's token, or no humans)
+    GET  /api/games/{code}/record         export the record (a game in progress: finished rounds only)
+    GET  /api/games/{code}/replay?round=N&seat=S   a finished round, play by play, from a seat's view
+    POST /api/import                      a record file → a new room
+    GET  /api/stats                       counters for the load benchmark
+    WS   /ws/{code}                       the table protocol (docs/table.md)
+
+The reconnect token travels in the ``X-Tuolaji-Token`` header on HTTP and in ``hello`` on the
+WebSocket; the server keeps only its hash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import logging
+import random
+import socket
+import time
+from collections.abc import AsyncIterator
+from enum import StrEnum
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .. import __version__
+from ..cards import cards_str, new_deck
+from ..engine.match import Match
+from ..record import RecordError, from_record, to_record
+from ..ruleset import PRESETS, RuleSet, RuleSetError, load_rules
+from .protocol import DIFFICULTIES, LANGS, SPEEDS, MessageError, reason_text, validate_settings
+from .room import Conn, Room, Seat, hash_token, new_token, replay_frames
+from .store import Store
+
+log = logging.getLogger("tuolaji.server")
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 5
+IDLE_EVICT_S = 600.0
+
+
+def static_dir() -> Path:
+    return Path(str(resources.files("tuolaji") / "web" / "static"))
+
+
+class Tables:
+    """The rooms in memory, backed by the store; saves dirty rooms every ``save_interval``."""
+
+    def __init__(self, store: Store, *, allow_seed: bool = False, save_interval: float = 1.0) -> None:
+        self.store = store
+        self.allow_seed = allow_seed
+        self.save_interval = save_interval
+        self.rooms: dict[str, Room] = {}
+        self.rng = random.SystemRandom()
+        self.started = time.time()
+        self._saver: asyncio.Task[None] | None = None
+        self.loading: dict[str, asyncio.Future[Room | None]] = {}
+
+    # ------------------------------------------------------------------ lifecycle
+    async def startup(self) -> None:
+        self._saver = asyncio.get_running_loop().create_task(self._save_loop(), name="tuolaji-saver")
+
+    async def shutdown(self) -> None:
+        if self._saver is not None:
+            self._saver.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._saver
+        for room in list(self.rooms.values()):
+            await room.stop()
+        self.flush_all()
+        self.store.close()
+
+    async def _save_loop(self) -> None:
+        last_evict = time.monotonic()
+        while True:
+            await asyncio.sleep(self.save_interval)
+            try:
+                self.flush_all()
+                if time.monotonic() - last_evict > 30:
+                    last_evict = time.monotonic()
+                    await self._evict()
+            except Exception:  # pragma: no cover - logged; the next round of saving retries
+                log.exception("saving games failed")
+
+    async def _evict(self) -> None:
+        now = time.monotonic()
+        for code, room in list(self.rooms.items()):
+            if not room.conns and now - room.idle_since > IDLE_EVICT_S:
+                self.flush(room)
+                await room.stop()
+                del self.rooms[code]
+
+    def flush_all(self) -> None:
+        for room in list(self.rooms.values()):
+            if room.dirty:
+                self.flush(room)
+
+    def flush(self, room: Room) -> None:
+        match = room.match
+        deals = [cards_str(d) for d in match.deals] if len(match.deals) != room.saved_deals else None
+        events = room.new_events()
+        self.store.save(room.code, status=room.status, rules=match.rules.to_dict(), seed=match.seed, deals=deals,
+                        room=room.persist_data(), summary=room.public_summary(), events=events,
+                        n_events=len(match.events), created=room.created)
+        room.saved_events = len(match.events)
+        room.saved_deals = len(match.deals)
+        room.dirty = False
+
+    # ------------------------------------------------------------------ rooms
+    def new_code(self) -> str:
+        taken = self.store.codes() | set(self.rooms)
+        while True:
+            code = "".join(self.rng.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in taken:
+                return code
+
+    def add(self, room: Room) -> Room:
+        self.rooms[room.code] = room
+        self.flush(room)
+        return room
+
+    async def get(self, code: str) -> Room | None:
+        code = code.upper()
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        if code in self.loading:
+            return await self.loading[code]
+        fut: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
+        self.loading[code] = fut
+        try:
+            room = self._load(code)
+            fut.set_result(room)
+        except Exception as exc:  # pragma: no cover
+            fut.set_exception(exc)
+            raise
+        finally:
+            del self.loading[code]
+        return room
+
+    def _load(self, code: str) -> Room | None:
+        loaded = self.store.load(code)
+        if loaded is None:
+            return None
+        record, info = loaded
+        try:
+            match = from_record(record)
+        except (RecordError, RuleSetError) as exc:
+            log.error("game %s cannot be restored: %s", code, exc)
+            return None
+        data = info["room"]
+        seats = [Seat(name=s.get("name") or "", token=s.get("token"), autoplay=bool(s.get("autoplay")))
+                 for s in data.get("seats", [])]
+        if len(seats) != match.rules.players:
+            seats = [Seat() for _ in range(match.rules.players)]
+        room = Room(code, match, settings=data.get("settings"), seats=seats, host=data.get("host"),
+                    status=data.get("status", "playing"), created=info["created"])
+        room.saved_events = len(record["events"])
+        room.saved_deals = len(record["deals"])
+        room.dirty = len(match.events) != room.saved_events
+        for s in seats:
+            s.left_at = 0.0
+        self.rooms[code] = room
+        return room
+
+
+# ------------------------------------------------------------------ helpers
+def _json_error(message: str, status: int = 400, code: str = "bad_request") -> JSONResponse:
+    return JSONResponse({"error": message, "code": code}, status_code=status)
+
+
+async def _body(request: Request, limit: int = 2_000_000) -> Any:
+    raw = await request.body()
+    if len(raw) > limit:
+        raise MessageError("too_big")
+    if not raw:
+        return {}
+    try:
+        return json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise MessageError("bad_json") from None
+
+
+def _lang(request: Request) -> str:
+    accept = request.headers.get("accept-language", "")
+    q = request.query_params.get("lang")
+    if q in LANGS:
+        return q
+    return "zh" if accept.lower().startswith("zh") else "en"
+
+
+def lan_addresses() -> list[str]:
+    """This machine's non-loopback IPv4 addresses (best effort, no traffic sent)."""
+    found: list[str] = []
+    with contextlib.suppress(OSError):
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            s.connect(("10.255.255.255", 1))
+            found.append(s.getsockname()[0])
+        finally:
+            s.close()
+    with contextlib.suppress(OSError):
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(str(info[4][0]))
+    out = []
+    for ip in found:
+        if not ip.startswith("127.") and ip not in out and ip != "0.0.0.0":
+            out.append(ip)
+    return out
+
+
+def rules_schema() -> dict[str, Any]:
+    fields = []
+    default = RuleSet()
+    for f in dataclasses.fields(RuleSet):
+        value = getattr(default, f.name)
+        entry: dict[str, Any] = {"name": f.name, "default": _plain(value)}
+        if isinstance(value, StrEnum):
+            entry["kind"] = "enum"
+            entry["options"] = [m.value for m in type(value)]
+        elif isinstance(value, bool):
+            entry["kind"] = "bool"
+        elif isinstance(value, int) or "int" in str(f.type):
+            entry["kind"] = "int"
+            entry["optional"] = "None" in str(f.type)
+        elif isinstance(value, tuple):
+            entry["kind"] = "list"
+        else:
+            entry["kind"] = "text"
+        fields.append(entry)
+    return {"fields": fields, "presets": {name: rs.to_dict() for name, rs in PRESETS.items()}}
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, StrEnum):
+        return v.value
+    if isinstance(v, tuple):
+        return list(v)
+    return v
+
+
+def parse_rules(spec: Any) -> RuleSet:
+    """Rules from a request: a preset name, or {"preset": name, ...changes}; checked as Match does."""
+    if spec is None or spec == "":
+        spec = "classic"
+    if not isinstance(spec, (str, dict)):
+        raise RuleSetError("rules must be a preset name or an object of settings")
+    if isinstance(spec, str) and spec not in PRESETS:
+        raise RuleSetError(f"no rules preset named {spec!r}; presets: {', '.join(sorted(PRESETS))}")
+    rules = load_rules(spec)
+    rules.check_supported()
+    return rules
+
+
+def export_record(match: Match) -> dict[str, Any]:
+    """The record to hand out: the whole game once it is over; otherwise only the finished rounds.
+
+    A game in progress must not reveal the current deal (it holds every hand) nor the seed (it
+    would regenerate every deal), so the export stops at the end of the last finished round and
+    carries a freshly shuffled deal for the next round, with no seed.
+    """
+    data = to_record(match)
+    if match.over:
+        return data
+    events = data["events"]
+    ends = [i for i, e in enumerate(events) if e.get("e") in ("round_ended", "redealt")]
+    n = len(match.rounds)
+    cut = ends[n - 1] + 1 if n and len(ends) >= n else 0
+    deck = new_deck(match.rules.decks)
+    random.SystemRandom().shuffle(deck)
+    data.update(seed=None, events=events[:cut], deals=data["deals"][:n] + [cards_str(deck)])
+    return data
+
+
+# ------------------------------------------------------------------ the app
+def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, save_interval: float = 1.0,
+               mode: str = "serve") -> Starlette:
+    """The ASGI app. ``db_path`` None: the default file under the user's data directory."""
+    from .store import default_db_path
+
+    store = Store(db_path if db_path is not None else default_db_path())
+    tables = Tables(store, allow_seed=allow_seed, save_interval=save_interval)
+    static = static_dir()
+    index = static / "index.html"
+
+    async def page(request: Request) -> Response:
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    async def info(request: Request) -> Response:
+        port = request.url.port or 80
+        return JSONResponse({
+            "version": __version__, "mode": mode,
+            "lan_urls": [f"http://{ip}:{port}/" for ip in lan_addresses()],
+            "presets": sorted(PRESETS), "difficulties": list(DIFFICULTIES), "speeds": list(SPEEDS),
+            "lang": _lang(request),
+        })
+
+    async def rules(request: Request) -> Response:
+        return JSONResponse(rules_schema())
+
+    async def rules_check(request: Request) -> Response:
+        try:
+            body = await _body(request)
+            parse_rules(body.get("rules") if isinstance(body, dict) else None)
+        except (RuleSetError, MessageError, TypeError, ValueError) as exc:
+            return JSONResponse({"ok": False, "error": str(exc)})
+        return JSONResponse({"ok": True})
+
+    async def list_games(request: Request) -> Response:
+        token = request.headers.get("x-tuolaji-token", "")
+        h = hash_token(token) if token else None
+        games = store.list_games()
+        for g in games:
+            room = tables.rooms.get(g["code"])
+            if room is not None:  # fresher than the last save
+                g["status"] = room.status
+                g["summary"] = room.public_summary()
+                g["seats"] = [{"name": s.name, "human": s.token is not None} for s in room.seats]
+                tokens = [s.token for s in room.seats]
+            else:
+                loaded = store.load(g["code"]) if h else None
+                tokens = [s.get("token") for s in loaded[1]["room"].get("seats", [])] if loaded else []
+            g["mine"] = tokens.index(h) if h and h in tokens else None
+        return JSONResponse({"games": games})
+
+    async def create_game(request: Request) -> Response:
+        try:
+            body = await _body(request)
+            if not isinstance(body, dict):
+                return _json_error("send a JSON object")
+            rs = parse_rules(body.get("rules"))
+            settings = validate_settings(body)
+            seed = body.get("seed")
+            if seed is not None and (not tables.allow_seed or type(seed) is not int):
+                return _json_error("this server does not take a seed", code="no_seed")
+            seat = body.get("seat", 0)
+            if seat is not None and (type(seat) is not int or not 0 <= seat < rs.players):
+                return _json_error(f"there is no seat {seat!r}", code="bad_seat")
+            name = body.get("name") or ""
+            if not isinstance(name, str) or len(name) > 24:
+                return _json_error("a name has at most 24 characters", code="bad_name")
+            match = Match(rules=rs, seed=seed)
+        except (RuleSetError, MessageError, ValueError) as exc:
+            msg = exc.message("en") if isinstance(exc, MessageError) else str(exc)
+            return _json_error(msg, code="bad_rules" if isinstance(exc, RuleSetError) else "bad_request")
+        token = request.headers.get("x-tuolaji-token") or ""
+        made = None
+        if not token or len(token) > 64:
+            token = made = new_token()
+        h = hash_token(token)
+        seats = [Seat() for _ in range(rs.players)]
+        if seat is not None:
+            seats[seat] = Seat(name=" ".join(name.split()), token=h)
+        start = bool(body.get("start", True))
+        room = Room(tables.new_code(), match, settings=settings, seats=seats, host=h,
+                    status="playing" if start else "lobby",
+                    bot_seed=seed if seed is not None else None)
+        tables.add(room)
+        return JSONResponse({"code": room.code, "token": made, "seat": seat, "url": f"/r/{room.code}"})
+
+    async def game_info(request: Request) -> Response:
+        room = await tables.get(request.path_params["code"])
+        if room is None:
+            return _json_error("no such game", 404, "no_room")
+        return JSONResponse({**room.room_info(), "summary": room.public_summary(),
+                             "rounds": len(room.match.rounds), "over": room.match.over})
+
+    async def delete_game(request: Request) -> Response:
+        code = request.path_params["code"].upper()
+        room = await tables.get(code)
+        if room is None:
+            return _json_error("no such game", 404, "no_room")
+        token = request.headers.get("x-tuolaji-token", "")
+        owners = [s.token for s in room.seats if s.token]
+        if owners and (not token or hash_token(token) not in owners):
+            return _json_error("only a player of this game may delete it", 403, "not_yours")
+        for c in list(room.conns):
+            c.push({"type": "closed", "reason": "deleted"})
+        await room.stop()
+        tables.rooms.pop(code, None)
+        store.delete(code)
+        return JSONResponse({"ok": True})
+
+    async def export(request: Request) -> Response:
+        room = await tables.get(request.path_params["code"])
+        if room is None:
+            return _json_error("no such game", 404, "no_room")
+        data = export_record(room.match)
+        stamp = time.strftime("%Y%m%d", time.localtime(room.created))
+        return Response(json.dumps(data, ensure_ascii=False, indent=1), media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="tuolaji-{room.code}-{stamp}.json"'})
+
+    async def replay(request: Request) -> Response:
+        room = await tables.get(request.path_params["code"])
+        if room is None:
+            return _json_error("no such game", 404, "no_room")
+        try:
+            number = int(request.query_params.get("round", "1"))
+            seat_q = request.query_params.get("seat", "0")
+            seat = None if seat_q in ("", "none", "spectator") else int(seat_q)
+            if seat is not None and not 0 <= seat < room.players:
+                raise ValueError(f"there is no seat {seat}")
+            data = replay_frames(room.match, number, seat)
+        except ValueError as exc:
+            return _json_error(str(exc), 400, "bad_replay")
+        data["names"] = room.names()
+        data["summary"] = room.public_summary()
+        return JSONResponse(data)
+
+    async def import_record(request: Request) -> Response:
+        raw = await request.body()
+        if len(raw) > 20_000_000:
+            return _json_error("that file is too large", 413, "too_big")
+        try:
+            match = from_record(raw.decode("utf-8", errors="replace"))
+        except (RecordError, RuleSetError, ValueError) as exc:
+            return _json_error(f"not a game record this program can load: {exc}", 400, "bad_record")
+        token = request.headers.get("x-tuolaji-token") or ""
+        room = Room(tables.new_code(), match, host=hash_token(token) if token else None,
+                    status="finished" if match.over else "lobby")
+        tables.add(room)
+        return JSONResponse({"code": room.code, "over": match.over, "rounds": len(match.rounds)})
+
+    async def stats(request: Request) -> Response:
+        rooms = tables.rooms.values()
+        return JSONResponse({
+            "rooms": len(tables.rooms), "connections": sum(len(r.conns) for r in rooms),
+            "actions": sum(r.actions_applied for r in rooms), "uptime": time.time() - tables.started,
+        })
+
+    async def ws_endpoint(websocket: WebSocket) -> None:
+        await websocket.accept()
+        code = websocket.path_params["code"].upper()
+        room = await tables.get(code)
+        lang = "zh" if websocket.headers.get("accept-language", "").lower().startswith("zh") else "en"
+        if room is None:
+            await websocket.send_text(json.dumps({"type": "refused", "code": "no_room",
+                                                  "reason": reason_text("no_room", lang, room=code[:8])}))
+            await websocket.close(code=4404)
+            return
+        conn = Conn(send=websocket.send_text, lang=lang)
+        writer = asyncio.get_running_loop().create_task(_writer(conn, room, websocket))
+        room.start()
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                data = message.get("text")
+                if data is None:
+                    data = message.get("bytes")
+                if data is None:
+                    continue
+                await room.handle(conn, data)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            room.leave(conn)
+            room.idle_since = time.monotonic()
+            writer.cancel()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await tables.startup()
+        try:
+            yield
+        finally:
+            await tables.shutdown()
+
+    routes = [
+        Route("/", page),
+        Route("/r/{code}", page),
+        Route("/replay/{code}", page),
+        Route("/api/info", info),
+        Route("/api/rules", rules),
+        Route("/api/rules/check", rules_check, methods=["POST"]),
+        Route("/api/games", list_games, methods=["GET"]),
+        Route("/api/games", create_game, methods=["POST"]),
+        Route("/api/games/{code}", game_info, methods=["GET"]),
+        Route("/api/games/{code}", delete_game, methods=["DELETE"]),
+        Route("/api/games/{code}/record", export),
+        Route("/api/games/{code}/replay", replay),
+        Route("/api/import", import_record, methods=["POST"]),
+        Route("/api/stats", stats),
+        WebSocketRoute("/ws/{code}", ws_endpoint),
+        Mount("/static", app=StaticFiles(directory=str(static)), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.tables = tables
+    return app
+
+
+def dumps(msg: dict[str, Any]) -> str:
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+
+
+async def _writer(conn: Conn, room: Room, websocket: WebSocket) -> None:
+    """Send a connection's queued replies, then its latest state (coalesced)."""
+    try:
+        while not conn.closed:
+            await conn.wake.wait()
+            conn.wake.clear()
+            while conn.outbox:
+                await websocket.send_text(dumps(conn.outbox.popleft()))
+            if conn.dirty and conn.greeted:
+                conn.dirty = False
+                await websocket.send_text(dumps(room.state_for(conn)))
+    except asyncio.CancelledError:
+        raise
+    except Exception:  # the socket went away: the reader notices and cleans up
+        conn.closed = True
+        with contextlib.suppress(Exception):
+            await websocket.close()
+
+
+__all__ = ["create_app", "Tables", "export_record", "lan_addresses"]

@@ -1,0 +1,231 @@
+"""Client → server message schemas, and refusal texts in English and Chinese.
+
+Every WebSocket message from a client is a JSON object ``{"type": T, ...}``, optionally with an
+``id`` (an int or a short string) that the server echoes in its reply (``re``). Each type has a
+fixed set of fields; a missing required field, a field of the wrong type, or an unknown field is
+refused with ``bad_message`` and nothing happens. The engine then checks the action itself.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import CardError, parse_card
+from ..errors import REASONS as ENGINE_REASONS
+
+MAX_MESSAGE_BYTES = 16_384
+LANGS = ("en", "zh")
+SPEEDS = ("slow", "normal", "fast", "instant")
+DIFFICULTIES = ("easy", "normal", "hard", "expert")
+MAX_TIMER = 600
+
+# Refusals the server itself gives (the engine's own codes come from tuolaji.errors.REASONS).
+SERVER_REASONS: dict[str, tuple[str, str]] = {
+    "bad_json": ("that message is not valid JSON", "消息不是有效的 JSON"),
+    "too_big": ("that message is too long", "消息太长"),
+    "bad_message": ("malformed message: {why}", "消息格式错误：{why}"),
+    "unknown_type": ("unknown message type {kind!r}", "未知的消息类型 {kind!r}"),
+    "hello_first": ("say hello first", "请先发送 hello"),
+    "not_seated": ("you are watching: take a seat to play", "你在旁观：请先入座"),
+    "not_your_seat": ("you sit in seat {mine}, not seat {seat}", "你坐在 {mine} 号位，不是 {seat} 号位"),
+    "seat_taken": ("seat {seat} is taken by another player", "{seat} 号位已有玩家"),
+    "bad_seat": ("there is no seat {seat}", "没有 {seat} 号座位"),
+    "already_seated": ("you already sit in seat {seat}", "你已经坐在 {seat} 号位"),
+    "not_started": ("the game has not started yet", "游戏尚未开始"),
+    "already_started": ("the game has already started", "游戏已经开始"),
+    "not_host": ("only the host may do that", "只有房主可以这样做"),
+    "server_deals": ("the table deals the cards; you cannot deal", "由牌桌发牌，玩家不能发牌"),
+    "round_break": ("the round is over: wait for the next deal", "本局已结束，请等待下一局发牌"),
+    "match_over": ("the match is over", "比赛已结束"),
+    "no_room": ("there is no room {room}", "没有房间 {room}"),
+    "busy": ("the computer is still thinking; try again", "电脑还在思考，请稍后再试"),
+    "no_hint": ("there is nothing to hint now", "现在没有可提示的操作"),
+}
+
+
+def reason_text(code: str, lang: str, **fields: object) -> str:
+    en, zh = SERVER_REASONS.get(code) or ENGINE_REASONS.get(code) or (code, code)
+    text = zh if lang.startswith("zh") else en
+    try:
+        return text.format(**fields)
+    except (KeyError, IndexError, ValueError):
+        return text
+
+
+class MessageError(ValueError):
+    """A client message refused before it reaches the engine."""
+
+    def __init__(self, code: str, **fields: object) -> None:
+        super().__init__(code)
+        self.code = code
+        self.fields = fields
+
+    def message(self, lang: str) -> str:
+        return reason_text(self.code, lang, **self.fields)
+
+
+# ------------------------------------------------------------------ field validators
+Check = Callable[[Any], Any]
+
+
+def _str(max_len: int) -> Check:
+    def check(v: Any) -> Any:
+        if not isinstance(v, str) or len(v) > max_len:
+            raise ValueError(f"a text of at most {max_len} characters")
+        return v
+    return check
+
+
+def _name(v: Any) -> Any:
+    if not isinstance(v, str) or len(v) > 24:
+        raise ValueError("a name of at most 24 characters")
+    v = " ".join(v.split())
+    return v
+
+
+def _int(lo: int, hi: int) -> Check:
+    def check(v: Any) -> Any:
+        if type(v) is not int or not lo <= v <= hi:
+            raise ValueError(f"a whole number {lo}..{hi}")
+        return v
+    return check
+
+
+def _bool(v: Any) -> Any:
+    if not isinstance(v, bool):
+        raise ValueError("true or false")
+    return v
+
+
+def _choice(options: tuple[str, ...]) -> Check:
+    def check(v: Any) -> Any:
+        if v not in options:
+            raise ValueError("one of " + ", ".join(options))
+        return v
+    return check
+
+
+def _cards(v: Any) -> Any:
+    if not isinstance(v, list) or len(v) > 64:
+        raise ValueError("a list of at most 64 card strings such as 'S10', 'HA', 'BJ'")
+    out = []
+    for t in v:
+        if not isinstance(t, str) or len(t) > 4:
+            raise ValueError("cards are strings such as 'S10', 'HA', 'BJ'")
+        try:
+            out.append(parse_card(t))
+        except CardError as exc:
+            raise ValueError(str(exc)) from None
+    return tuple(out)
+
+
+def _card(v: Any) -> Any:
+    if not isinstance(v, str) or len(v) > 4:
+        raise ValueError("a card string such as 'SA'")
+    try:
+        parse_card(v)
+    except CardError as exc:
+        raise ValueError(str(exc)) from None
+    return v
+
+
+def _dict(v: Any) -> Any:
+    if not isinstance(v, dict) or len(json.dumps(v)) > 4000:
+        raise ValueError("an object of settings")
+    return v
+
+
+@dataclass(frozen=True)
+class Field:
+    check: Check
+    required: bool = False
+
+
+_SEAT = Field(_int(0, 7))
+SCHEMAS: dict[str, dict[str, Field]] = {
+    "hello": {"token": Field(_str(64)), "lang": Field(_choice(LANGS)), "name": Field(_name)},
+    "sit": {"seat": Field(_int(0, 7), True), "name": Field(_name)},
+    "stand": {},
+    "start": {},
+    "declare": {"cards": Field(_cards, True), "seat": _SEAT},
+    "pass": {"seat": _SEAT},
+    "bury": {"cards": Field(_cards, True), "seat": _SEAT},
+    "play": {"cards": Field(_cards, True), "seat": _SEAT},
+    "redeal": {"seat": _SEAT},  # 暴动, where the rules allow it
+    "call_friend": {"card": Field(_card, True), "seat": _SEAT},  # find-a-friend
+    "deal": {"seat": _SEAT},  # well-formed but always refused: the server deals
+    "check": {"cards": Field(_cards, True), "action": Field(_choice(("play", "bury", "declare")))},
+    "hint": {},
+    "ready": {},
+    "autoplay": {"on": Field(_bool, True)},
+    "settings": {"speed": Field(_choice(SPEEDS)), "timer": Field(_int(0, MAX_TIMER)),
+                 "difficulty": Field(_choice(DIFFICULTIES))},
+    "lang": {"lang": Field(_choice(LANGS), True)},
+    "ping": {},
+}
+ACTION_TYPES = ("declare", "pass", "bury", "play", "redeal", "call_friend", "deal")
+
+
+@dataclass(frozen=True)
+class Message:
+    type: str
+    fields: dict[str, Any]
+    id: int | str | None = None
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.fields.get(name, default)
+
+
+def _id(v: Any) -> int | str:
+    if (type(v) is int and -2**53 < v < 2**53) or (isinstance(v, str) and len(v) <= 32):
+        return v
+    raise MessageError("bad_message", why="'id' must be a number or a short text")
+
+
+def parse_message(text: str | bytes) -> Message:
+    """Parse and validate one client message; raise MessageError (nothing changes) if refused."""
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise MessageError("too_big")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise MessageError("bad_json") from None
+    if not isinstance(data, dict):
+        raise MessageError("bad_message", why="a message is a JSON object with a 'type'")
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise MessageError("bad_message", why="'type' must be a text")
+    schema = SCHEMAS.get(kind)
+    if schema is None:
+        raise MessageError("unknown_type", kind=kind[:32])
+    msg_id = _id(data["id"]) if "id" in data and data["id"] is not None else None
+    fields: dict[str, Any] = {}
+    for name, value in data.items():
+        if name in ("type", "id"):
+            continue
+        f = schema.get(name)
+        if f is None:
+            raise MessageError("bad_message", why=f"{kind!r} has no field {name[:32]!r}")
+        try:
+            fields[name] = f.check(value)
+        except ValueError as exc:
+            raise MessageError("bad_message", why=f"{name!r} must be {exc}") from None
+    for name, f in schema.items():
+        if f.required and name not in fields:
+            raise MessageError("bad_message", why=f"{kind!r} needs {name!r}")
+    return Message(kind, fields, msg_id)
+
+
+def validate_settings(data: dict[str, Any]) -> dict[str, Any]:
+    """Room settings from a create request (speed, timer, difficulty); bad values raise."""
+    out: dict[str, Any] = {}
+    for name in ("speed", "timer", "difficulty"):
+        if name in data and data[name] is not None:
+            try:
+                out[name] = SCHEMAS["settings"][name].check(data[name])
+            except ValueError as exc:
+                raise MessageError("bad_message", why=f"{name!r} must be {exc}") from None
+    return out

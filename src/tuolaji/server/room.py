@@ -1,0 +1,909 @@
+"""One table (room): seats, connections, the driver loop, and what each seat is sent.
+
+The room is the only writer of its :class:`~tuolaji.engine.match.Match`. Human actions arrive
+from WebSocket handlers and go through ``match.apply`` (checked: a refusal changes nothing);
+the driver task deals cards, asks computer players for their decisions, plays for absent or
+timed-out humans, and pauses between rounds. Everything runs on one event loop, so no locks.
+
+What a client receives is built per seat from ``match.view(seat)``, the redacted event log and
+public summaries only (see :meth:`Room.state_for`): never another hand, never a hidden kitty.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import random
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots.base import Bot
+from ..bots.registry import make_bot
+from ..cards import card_str, cards_str, parse_cards
+from ..engine.actions import Action, action_from_dict
+from ..engine.legal import legal_actions
+from ..engine.match import Match
+from ..engine.observation import Observation, observe
+from ..engine.round import Phase, Round
+from ..engine.view import events_for, round_view
+from ..errors import IllegalAction
+from ..scoring import level_name
+from . import coach
+from .protocol import Message, MessageError, parse_message, reason_text
+
+log = logging.getLogger("tuolaji.server")
+
+
+@dataclass(frozen=True)
+class Speed:
+    deal: float  # seconds per round of dealing (one card to each seat)
+    bot: float  # a computer player's thinking pause
+    trick: float  # extra pause after a finished trick, so people see it
+    between: float  # pause between rounds when no human needs to confirm
+
+
+SPEEDS: dict[str, Speed] = {
+    "slow": Speed(0.5, 1.6, 1.6, 6.0),
+    "normal": Speed(0.25, 0.9, 1.1, 4.0),
+    "fast": Speed(0.08, 0.3, 0.5, 2.0),
+    "instant": Speed(0.0, 0.0, 0.0, 0.0),
+}
+RECONNECT_GRACE = 3.0  # seconds a dropped player's turn waits before the bot plays for them
+BREAK_TIMEOUT = 45.0  # with a turn timer set, the pause between rounds ends by itself after this
+EVENTS_PER_MESSAGE = 80
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()[:32]
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+@dataclass
+class Seat:
+    name: str = ""
+    token: str | None = None  # hash of the reconnect token of the human who owns the seat
+    autoplay: bool = False  # 托管: the owner asked the computer to play for them
+    left_at: float = 0.0  # when the owner's last connection dropped
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "token": self.token, "autoplay": self.autoplay}
+
+
+@dataclass
+class Conn:
+    """One WebSocket client. Messages are queued and sent by the connection's writer task; state
+    snapshots are coalesced (a client that falls behind gets the latest state, not every one)."""
+
+    send: Callable[[str], Any]  # async send_text
+    token: str = ""
+    lang: str = "en"
+    name: str = ""
+    seat: int | None = None
+    greeted: bool = False
+    cursor: int = 0  # index into match.events already sent
+    dirty: bool = False
+    acks: list[int | str] = field(default_factory=list)
+    outbox: deque[dict[str, Any]] = field(default_factory=deque)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    closed: bool = False
+
+    def push(self, msg: dict[str, Any]) -> None:
+        self.outbox.append(msg)
+        self.wake.set()
+
+    def mark(self) -> None:
+        self.dirty = True
+        self.wake.set()
+
+
+class Room:
+    def __init__(self, code: str, match: Match, *, settings: dict[str, Any] | None = None,
+                 seats: list[Seat] | None = None, host: str | None = None, status: str = "playing",
+                 created: float | None = None, on_change: Callable[[Room], None] | None = None,
+                 bot_seed: int | None = None) -> None:
+        self.code = code
+        self.match = match
+        self.players = match.rules.players
+        s: dict[str, Any] = {"speed": "normal", "timer": 0, "difficulty": "normal"}
+        s.update(settings or {})
+        self.settings = s
+        self.seats = seats or [Seat() for _ in range(self.players)]
+        self.host = host
+        self.status = status  # lobby | playing | finished
+        self.created = created or time.time()
+        self.on_change = on_change
+        self.conns: list[Conn] = []
+        self.rng = random.Random(bot_seed)
+        self.bots: dict[int, tuple[str, Bot]] = {}
+        self.hint_bot: Bot | None = None
+        self.wakeup = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        self.turn_key: tuple[int, int | None, str] | None = None
+        self.turn_since = time.monotonic()
+        self.ready: set[int] = set()
+        self.break_since = 0.0
+        self.summaries: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self.saved_events = 0
+        self.saved_deals = 0
+        self.dirty = True
+        self.started_at = time.monotonic()
+        self.idle_since = time.monotonic()
+        self.actions_applied = 0
+        self.thinking = False
+        self.hint_lock = asyncio.Lock()
+        if match.over:
+            self.status = "finished"
+        # a restored game paused between rounds: the new round has not dealt a card yet
+        self.between = bool(match.rounds) and not match.over and match.round.dealt == 0 \
+            and not match.rounds[-1].redeal and status == "playing"
+        if self.between:
+            self.break_since = time.monotonic()
+
+    # ------------------------------------------------------------------ seats and people
+    def names(self) -> list[str]:
+        return [s.name or "" for s in self.seats]
+
+    def seat_of_token(self, token: str) -> int | None:
+        h = hash_token(token)
+        for i, s in enumerate(self.seats):
+            if s.token == h:
+                return i
+        return None
+
+    def is_host(self, conn: Conn) -> bool:
+        if self.host is not None and hash_token(conn.token) == self.host:
+            return True
+        host_here = any(hash_token(c.token) == self.host for c in self.conns)
+        return not host_here and conn.seat is not None  # the host is away: any seated player may
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.conns)
+
+    def human_controls(self, seat: int, now: float | None = None) -> bool:
+        """Does a human decide for ``seat`` now (else the seat's bot does)?"""
+        s = self.seats[seat]
+        if s.token is None or s.autoplay:
+            return False
+        if self.connected(seat):
+            return True
+        now = time.monotonic() if now is None else now
+        return now - s.left_at < RECONNECT_GRACE
+
+    def bot_for(self, seat: int) -> Bot:
+        difficulty = self.settings.get("difficulty", "normal")
+        held = self.bots.get(seat)
+        if held is None or held[0] != difficulty:
+            try:
+                bot = make_bot(difficulty, seed=self.rng.randrange(2**32))
+            except Exception:  # a bot that cannot be built must not stop the table
+                log.exception("cannot make bot %r; using random", difficulty)
+                bot = make_bot("random", seed=self.rng.randrange(2**32))
+            held = (difficulty, bot)
+            self.bots[seat] = held
+        return held[1]
+
+    def join(self, conn: Conn, token: str | None, lang: str, name: str) -> str | None:
+        """Greet a connection; returns a freshly made token when the client had none."""
+        made = None
+        if not token:
+            token = made = new_token()
+        conn.token, conn.lang, conn.name, conn.greeted = token, lang, name, True
+        conn.seat = self.seat_of_token(token)
+        conn.cursor = len(self.match.events)
+        self.conns.append(conn)
+        if conn.seat is not None and name and not self.seats[conn.seat].name:
+            self.seats[conn.seat].name = name
+        conn.push({"type": "welcome", "code": self.code, "seat": conn.seat, "token": made,
+                   "lang": lang, "players": self.players})
+        self.changed()
+        return made
+
+    def leave(self, conn: Conn) -> None:
+        conn.closed = True
+        if conn in self.conns:
+            self.conns.remove(conn)
+        if conn.seat is not None and not self.connected(conn.seat):
+            self.seats[conn.seat].left_at = time.monotonic()
+        self.changed()
+
+    # ------------------------------------------------------------------ change notification
+    def changed(self, *, persist: bool = True) -> None:
+        for c in self.conns:
+            c.mark()
+        self.wakeup.set()
+        if persist:
+            self.dirty = True
+            if self.on_change:
+                self.on_change(self)
+
+    def start(self) -> None:
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._drive(), name=f"room-{self.code}")
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+            self.task = None
+
+    # ------------------------------------------------------------------ applying actions
+    def _apply(self, action: Action) -> None:
+        """Apply a checked action (raises IllegalAction, changing nothing) and note its effects."""
+        match = self.match
+        rounds = len(match.rounds)
+        match.apply(action)
+        self.actions_applied += 1
+        if len(match.rounds) > rounds:
+            self._round_ended()
+        self.changed()
+
+    def _round_ended(self) -> None:
+        self.summaries.clear()
+        if self.match.over:
+            self.status = "finished"
+            self.between = False
+            return
+        if self.match.rounds[-1].redeal:
+            return  # nobody declared: deal again at once
+        self.between = True
+        self.ready = set()
+        self.break_since = time.monotonic()
+
+    def _time_up(self) -> None:
+        rules = self.match.rules
+        minutes = getattr(rules, "match_minutes", None)
+        if not minutes or getattr(self.match, "time_up", True) or self.match.over:
+            return
+        if getattr(rules.match_end, "value", rules.match_end) != "timed":
+            return
+        if time.monotonic() - self.started_at >= 60 * minutes:
+            with contextlib.suppress(IllegalAction):
+                self._apply(action_from_dict({"type": "time_up"}))
+
+    # ------------------------------------------------------------------ the driver
+    def decider(self) -> int | None:
+        """The seat whose decision the game waits for (None while dealing or between rounds)."""
+        rnd = self.match.round
+        if self.match.over or self.between or rnd.phase in (Phase.DEAL, Phase.DONE):
+            return None
+        return rnd.turn
+
+    def deadline(self) -> float | None:
+        """Monotonic time when the human deciding now will be played for (turn timer)."""
+        seat = self.decider()
+        timer = self.settings.get("timer") or 0
+        if seat is None or not timer:
+            return None
+        return self.turn_since + timer
+
+    def _track_turn(self) -> None:
+        rnd = self.match.round
+        key = (self.match.actions, self.decider(), rnd.phase.value)
+        if key != self.turn_key:
+            self.turn_key = key
+            self.turn_since = time.monotonic()
+
+    async def _drive(self) -> None:
+        try:
+            while True:
+                await self._step()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # pragma: no cover - logged, and the room restarts its loop
+            log.exception("room %s: driver failed", self.code)
+            await asyncio.sleep(1.0)
+            self.task = None
+            self.start()
+
+    async def _wait(self, timeout: float | None) -> None:
+        self.wakeup.clear()
+        if timeout is not None and timeout <= 0:
+            await asyncio.sleep(0)
+            return
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.wakeup.wait(), timeout)
+
+    async def _step(self) -> None:
+        match = self.match
+        if not self.conns or self.status != "playing" or match.over:
+            await self._wait(None)  # nobody here, not started, or finished: sleep until something changes
+            return
+        self._time_up()
+        speed = SPEEDS.get(self.settings.get("speed", "normal"), SPEEDS["normal"])
+        if self.between:
+            await self._between(speed)
+            return
+        rnd = match.round
+        if rnd.phase == Phase.DEAL:
+            if speed.deal:
+                await asyncio.sleep(speed.deal)
+            self._deal_tick(rnd, everything=speed.deal == 0)
+            return
+        self._track_turn()
+        seat = self.decider()
+        if seat is None:  # pragma: no cover - a finished round rolls over inside Match
+            await self._wait(1.0)
+            return
+        now = time.monotonic()
+        if self.human_controls(seat, now):
+            deadline = self.deadline()
+            grace_end = None if self.connected(seat) else self.seats[seat].left_at + RECONNECT_GRACE
+            ends = [t for t in (deadline, grace_end) if t is not None]
+            if deadline is not None and now >= deadline:
+                await self._bot_move(seat, 0.0)  # the turn timer ran out: the computer plays for them
+                return
+            await self._wait(min(ends) - now if ends else None)
+            return
+        pause = speed.bot
+        trick = rnd.trick
+        if rnd.phase == Phase.PLAY and trick is not None and not trick.plays and rnd.tricks:
+            pause += speed.trick
+        await self._bot_move(seat, pause)
+
+    async def _between(self, speed: Speed) -> None:
+        waiting = [s for s in range(self.players) if self.seats[s].token and not self.seats[s].autoplay
+                   and self.connected(s) and s not in self.ready]
+        elapsed = time.monotonic() - self.break_since
+        limit = BREAK_TIMEOUT if self.settings.get("timer") else None
+        humans = any(self.seats[s].token and self.connected(s) and not self.seats[s].autoplay
+                     for s in range(self.players))
+        if not humans:
+            limit = speed.between
+        if not waiting and humans:
+            limit = 0.0
+        if limit is not None and elapsed >= limit:
+            self.between = False
+            self.ready = set()
+            self.changed()
+            return
+        await self._wait(None if limit is None else limit - elapsed)
+
+    def _deal_tick(self, rnd: Round, *, everything: bool) -> None:
+        """Deal one card to each seat (or the whole deal); bots may declare after each card."""
+        from ..engine.actions import Deal
+
+        n = len(rnd.deck) if everything else self.players
+        for _ in range(n):
+            if rnd.phase != Phase.DEAL or rnd is not self.match.round:
+                break
+            seat = rnd.next_deal_seat
+            self.match.apply(Deal())
+            self.actions_applied += 1
+            if rnd.phase == Phase.DEAL and not self.human_controls(seat):
+                cards = _safe(self.bot_for(seat).declare, observe(rnd, seat, with_events=False))
+                if cards:
+                    with contextlib.suppress(IllegalAction):
+                        self.match.apply(action_from_dict({"type": "declare", "seat": seat, "cards": cards_str(cards)}))
+                        self.actions_applied += 1
+        self.changed()
+
+    async def _bot_move(self, seat: int, pause: float) -> None:
+        key = self.match.actions
+        if pause > 0:
+            await self._wait(pause)
+            if self.match.actions != key or self.decider() != seat:
+                return  # something happened meanwhile (a human declared, a seat changed hands)
+            if self.human_controls(seat):
+                return
+        rnd = self.match.round
+        bot = self.bot_for(seat)
+        obs = observe(rnd, seat, with_events=True)
+        slow = self.settings.get("difficulty") not in ("easy", None)
+        if slow:
+            self.thinking = True
+            try:
+                action = await asyncio.to_thread(decide, bot, obs)
+            finally:
+                self.thinking = False
+            if self.match.actions != key or self.decider() != seat:
+                return
+        else:
+            action = decide(bot, obs)
+        self._apply_or_fallback(seat, action)
+
+    def _apply_or_fallback(self, seat: int, action: Action | None) -> None:
+        if action is not None:
+            try:
+                self._apply(action)
+                return
+            except IllegalAction as exc:
+                log.warning("room %s: bot for seat %d refused (%s); playing a legal fallback", self.code, seat, exc.code)
+        rnd = self.match.round
+        fallback = _fallback(rnd, seat, self.rng)
+        if fallback is not None:
+            self._apply(fallback)
+
+    # ------------------------------------------------------------------ client messages
+    async def handle(self, conn: Conn, text: str | bytes) -> None:
+        try:
+            msg = parse_message(text)
+        except MessageError as exc:
+            self.refuse(conn, exc.code, exc.message(conn.lang))
+            return
+        if not conn.greeted and msg.type != "hello":
+            self.refuse(conn, "hello_first", reason_text("hello_first", conn.lang), msg.id)
+            return
+        handler = getattr(self, f"_on_{msg.type}")
+        try:
+            result = handler(conn, msg)
+            if asyncio.iscoroutine(result):
+                await result
+        except MessageError as exc:
+            self.refuse(conn, exc.code, exc.message(conn.lang), msg.id)
+
+    def refuse(self, conn: Conn, code: str, reason: str, re: int | str | None = None,
+               why: str | None = None, **extra: Any) -> None:
+        msg: dict[str, Any] = {"type": "refused", "code": code, "reason": reason, "why": why or reason}
+        if re is not None:
+            msg["re"] = re
+        msg.update(extra)
+        conn.push(msg)
+
+    def _on_hello(self, conn: Conn, msg: Message) -> None:
+        if conn.greeted:  # a second hello only updates language and name
+            conn.lang = msg.get("lang", conn.lang)
+            conn.mark()
+            return
+        self.join(conn, msg.get("token"), msg.get("lang", "en"), msg.get("name", ""))
+
+    def _on_ping(self, conn: Conn, msg: Message) -> None:
+        conn.push({"type": "pong", "re": msg.id})
+
+    def _on_lang(self, conn: Conn, msg: Message) -> None:
+        conn.lang = msg.get("lang")
+        self.summaries.clear()
+        conn.mark()
+
+    def _on_sit(self, conn: Conn, msg: Message) -> None:
+        seat = msg.get("seat")
+        if seat >= self.players:
+            raise MessageError("bad_seat", seat=seat)
+        h = hash_token(conn.token)
+        owner = self.seats[seat].token
+        if owner is not None and owner != h:
+            raise MessageError("seat_taken", seat=seat)
+        if conn.seat is not None and conn.seat != seat:
+            if self.status != "lobby":
+                raise MessageError("already_seated", seat=conn.seat)
+            self.seats[conn.seat] = Seat()
+        s = self.seats[seat]
+        s.token, s.autoplay = h, False
+        s.name = msg.get("name") or conn.name or s.name
+        for c in self.conns:  # every tab of this player follows to the new seat
+            if c.token == conn.token:
+                c.seat = seat
+        conn.push({"type": "seated", "seat": seat, "re": msg.id})
+        self.changed()
+
+    def _on_stand(self, conn: Conn, msg: Message) -> None:
+        if conn.seat is None:
+            raise MessageError("not_seated")
+        self.seats[conn.seat] = Seat()
+        for c in self.conns:
+            if c.token == conn.token:
+                c.seat = None
+        self.changed()
+
+    def _on_start(self, conn: Conn, msg: Message) -> None:
+        if self.status != "lobby":
+            raise MessageError("already_started")
+        if not self.is_host(conn):
+            raise MessageError("not_host")
+        self.status = "playing"
+        self.started_at = time.monotonic()
+        self.changed()
+
+    def _on_settings(self, conn: Conn, msg: Message) -> None:
+        if not self.is_host(conn):
+            raise MessageError("not_host")
+        self.settings.update(msg.fields)
+        self.changed()
+
+    def _on_autoplay(self, conn: Conn, msg: Message) -> None:
+        if conn.seat is None:
+            raise MessageError("not_seated")
+        self.seats[conn.seat].autoplay = bool(msg.get("on"))
+        self.changed()
+
+    def _on_ready(self, conn: Conn, msg: Message) -> None:
+        if conn.seat is None:
+            raise MessageError("not_seated")
+        if self.between:
+            self.ready.add(conn.seat)
+            self.changed(persist=False)
+
+    def _own_action(self, conn: Conn, msg: Message) -> Action:
+        """The action a message asks for, for the sender's own seat (schema already checked)."""
+        if msg.type == "deal":
+            raise MessageError("server_deals")
+        if conn.seat is None:
+            raise MessageError("not_seated")
+        seat = msg.get("seat", conn.seat)
+        if seat != conn.seat:
+            raise MessageError("not_your_seat", seat=seat, mine=conn.seat)
+        if self.status == "lobby":
+            raise MessageError("not_started")
+        if self.match.over:
+            raise MessageError("match_over")
+        if self.between:
+            raise MessageError("round_break")
+        data: dict[str, Any] = {"type": msg.type, "seat": seat}
+        if "cards" in msg.fields:
+            data["cards"] = cards_str(msg.get("cards"))
+        if "card" in msg.fields:
+            data["card"] = msg.get("card")
+        try:
+            return action_from_dict(data)
+        except IllegalAction as exc:
+            raise MessageError(exc.code, **exc.fields) from None
+
+    def _act(self, conn: Conn, msg: Message) -> None:
+        action = self._own_action(conn, msg)
+        try:
+            self._apply(action)
+        except IllegalAction as exc:
+            self._refuse_action(conn, exc, msg)
+            return
+        if msg.id is not None:
+            conn.acks.append(msg.id)
+            conn.mark()
+
+    def _refuse_action(self, conn: Conn, exc: IllegalAction, msg: Message) -> None:
+        rnd = self.match.round
+        cards = msg.get("cards", ())
+        why = coach.explain(exc.code, rnd, conn.seat, cards, conn.lang, self.names(), **exc.fields)
+        if exc.code in ("weak_declaration", "self_override"):
+            extra = coach.declare_explain(rnd, conn.lang, self.names())
+            if extra:
+                why = f"{why} — {extra}"
+        self.refuse(conn, exc.code, exc.message(conn.lang), msg.id, why=why, action=msg.type)
+
+    _on_declare = _on_pass = _on_bury = _on_play = _on_deal = _on_redeal = _on_call_friend = _act
+
+    def _on_check(self, conn: Conn, msg: Message) -> None:
+        kind = msg.get("action") or ("bury" if self.match.round.phase == Phase.BURY else "play")
+        action = self._own_action(conn, Message(kind, {"cards": msg.get("cards")}, msg.id))
+        try:
+            self.match.check(action)
+        except IllegalAction as exc:
+            why = coach.explain(exc.code, self.match.round, conn.seat, msg.get("cards"), conn.lang, self.names(),
+                                **exc.fields)
+            conn.push({"type": "checked", "re": msg.id, "ok": False, "code": exc.code,
+                       "reason": exc.message(conn.lang), "why": why})
+            return
+        conn.push({"type": "checked", "re": msg.id, "ok": True})
+
+    async def _on_hint(self, conn: Conn, msg: Message) -> None:
+        if conn.seat is None:
+            raise MessageError("not_seated")
+        if self.between or self.status != "playing":
+            raise MessageError("no_hint")
+        if self.hint_lock.locked():
+            raise MessageError("busy")
+        seat = conn.seat
+        rnd = self.match.round
+        if self.hint_bot is None:
+            self.hint_bot = coach.strongest_bot(self.rng.randrange(2**32))
+        obs = observe(rnd, seat, with_events=True)
+        key = self.match.actions
+        async with self.hint_lock:
+            action = await asyncio.to_thread(decide, self.hint_bot, obs, hint=True)
+        if action is None or self.match.actions != key:
+            raise MessageError("no_hint")
+        try:
+            self.match.check(action)
+        except IllegalAction:
+            action = _fallback(rnd, seat, self.rng)
+        if action is None:
+            raise MessageError("no_hint")
+        out: dict[str, Any] = {"type": action.type}
+        if hasattr(action, "cards"):
+            out["cards"] = cards_str(action.cards)
+        if hasattr(action, "card"):
+            out["card"] = card_str(action.card)
+        conn.push({"type": "hint", "re": msg.id, "action": out})
+
+    # ------------------------------------------------------------------ what a seat is sent
+    def team_of(self, seat: int) -> int:
+        """Index into ``match.levels`` for a seat (its team, or itself with find-a-friend)."""
+        holder = getattr(self.match, "holder", None)
+        return int(holder(seat)) if holder else seat % 2
+
+    def _sides(self, rnd: Round) -> list[str | None]:
+        """Per seat: "dealer" side, "attacker", or None while unknown (publicly known only)."""
+        if rnd.dealer is None:
+            return [None] * self.players
+        public = getattr(rnd, "publicly_attacker", None) or rnd.is_attacker
+        return ["attacker" if public(s) else "dealer" for s in range(self.players)]
+
+    def room_info(self) -> dict[str, Any]:
+        now = time.monotonic()
+        return {
+            "code": self.code,
+            "status": self.status,
+            "host": self.host is not None and any(hash_token(c.token) == self.host for c in self.conns),
+            "seats": [{
+                "name": s.name, "human": s.token is not None, "connected": self.connected(i),
+                "autoplay": s.autoplay, "bot": not self.human_controls(i, now),
+                "team": self.team_of(i),
+            } for i, s in enumerate(self.seats)],
+            "spectators": sum(1 for c in self.conns if c.seat is None),
+            "settings": {k: self.settings.get(k) for k in ("speed", "timer", "difficulty")},
+            "rules": self.match.rules.to_dict(),
+        }
+
+    def state_for(self, conn: Conn) -> dict[str, Any]:
+        match = self.match
+        seat = conn.seat
+        rnd = match.round
+        view = match.view(seat)
+        view["level_names"] = [level_name(x) for x in match.levels]
+        view["sides"] = self._sides(rnd)
+        state: dict[str, Any] = {"type": "state", "room": self.room_info(), "you": {
+            "seat": seat, "host": self.is_host(conn), "lang": conn.lang,
+            "autoplay": seat is not None and self.seats[seat].autoplay,
+        }, "view": view, "between": self.between, "thinking": self.thinking}
+        if conn.acks:
+            state["re"] = conn.acks
+            conn.acks = []
+        deadline = self.deadline()
+        seat_now = self.decider()
+        state["waiting_for"] = seat_now
+        state["timer_ms"] = None if deadline is None else max(0, int((deadline - time.monotonic()) * 1000))
+        if seat is not None and not self.between and self.status == "playing":
+            state["options"] = self._options(rnd, seat)
+        if self.between or (match.over and match.rounds):
+            state["summary"] = self.summary(seat, conn.lang)
+            state["ready"] = sorted(self.ready)
+        new = match.events[conn.cursor:]
+        conn.cursor = len(match.events)
+        if len(new) > EVENTS_PER_MESSAGE:
+            new = new[-EVENTS_PER_MESSAGE:]
+        state["events"] = events_for(new, seat)
+        return state
+
+    def _options(self, rnd: Round, seat: int) -> dict[str, Any]:
+        """What the seat may do now, for the buttons and the legal-play hint (own hand only)."""
+        phase = rnd.phase.value
+        out: dict[str, Any] = {"phase": phase, "turn": rnd.turn == seat}
+        ctx = rnd.level_ctx
+        hand = ctx.sort(list(rnd.hands[seat]))
+        out["eff"] = coach.effective_suits(hand, ctx)
+        if phase in ("deal", "declare", "override"):
+            out["declare"] = [cards_str(c) for c in declaration_choices(rnd, seat)]
+            out["can_pass"] = phase != "deal" and rnd.turn == seat
+            out["can_redeal"] = _is_legal(self.match, {"type": "redeal", "seat": seat}) if phase == "declare" else False
+        elif phase == "bury" and rnd.turn == seat:
+            out["bury"] = rnd.kitty_size
+            taken = _kitty_taken(rnd, seat)
+            out["from_kitty"] = cards_str(taken) if taken is not None else []
+        elif phase == "call_friend" and rnd.turn == seat:
+            out["call_friend"] = True
+        elif phase == "play" and rnd.turn == seat and rnd.trick is not None:
+            trick = rnd.trick
+            if trick.plays:
+                lead = trick.plays[0]
+                e = ctx.eff[lead[0]]
+                n = len(lead)
+                in_suit = [ctx.eff[c] == e for c in hand]
+                short = sum(in_suit) <= n
+                out["follow"] = {"count": n, "suit": "SHCDT"[e] if e < 4 else "T"}
+                # legal-play hint: which cards may be part of a play, which must be
+                out["playable"] = [True] * len(hand) if short else in_suit
+                out["required"] = in_suit if short else [False] * len(hand)
+            else:
+                out["lead"] = True
+        return out
+
+    def summary(self, seat: int | None, lang: str) -> dict[str, Any] | None:
+        """The last finished round, public: result, kitty, last trick, and the coach's review."""
+        match = self.match
+        if not match.rounds:
+            return None
+        side = None if seat is None else match.rounds[-1].is_attacker(seat)
+        key = (len(match.rounds), side, lang)
+        cached = self.summaries.get(key)
+        if cached is not None:
+            return cached
+        rnd = match.rounds[-1]
+        if rnd.result is None:
+            return None
+        before: list[int] | None = None
+        for ev in reversed(match.events):
+            d = ev.to_dict()
+            if d.get("e") == "round_started" and d.get("number") == len(match.rounds):
+                before = list(d["levels"])
+                break
+        last = rnd.tricks[-1] if rnd.tricks else None
+        out = {
+            "round": len(match.rounds),
+            "level": rnd.level,
+            "dealer": rnd.dealer,
+            "trump": None if rnd.trump is None else "SHCD"[rnd.trump],
+            "result": rnd.result.to_dict(),
+            "sides": ["attacker" if rnd.is_attacker(s) else "dealer" for s in range(self.players)],
+            "levels_before": before,
+            "levels_after": list(match.levels),
+            "level_names_before": None if before is None else [level_name(x) for x in before],
+            "level_names_after": [level_name(x) for x in match.levels],
+            "points_total": match.rules.points_total,
+            "last_trick": None if last is None else {
+                "plays": [{"seat": s, "cards": cards_str(p)} for s, p in zip(last.seats, last.plays, strict=False)],
+                "winner": last.winner, "points": last.points},
+            "review": coach.review(rnd, seat, lang, self.names()),
+            "winner": match.winner,
+        }
+        self.summaries[key] = out
+        return out
+
+    # ------------------------------------------------------------------ persistence
+    def persist_data(self) -> dict[str, Any]:
+        return {"seats": [s.to_dict() for s in self.seats], "settings": self.settings, "host": self.host,
+                "status": self.status}
+
+    def public_summary(self) -> dict[str, Any]:
+        match = self.match
+        return {"levels": list(match.levels), "level_names": [level_name(x) for x in match.levels],
+                "round": len(match.rounds) + (0 if match.over else 1), "winner": match.winner,
+                "rules": match.rules.name, "names": self.names(), "players": self.players,
+                "teams": [self.team_of(s) for s in range(self.players)]}
+
+    def new_events(self) -> list[tuple[int, str]]:
+        events = self.match.events
+        out = [(i, json.dumps(events[i].to_dict(), ensure_ascii=False, separators=(",", ":")))
+               for i in range(self.saved_events, len(events))]
+        return out
+
+
+# ------------------------------------------------------------------ helpers
+def _safe(fn: Callable[..., Any], *args: Any) -> Any:
+    try:
+        return fn(*args)
+    except Exception:  # a bot's crash must not stop the table
+        log.exception("bot failed")
+        return None
+
+
+def decide(bot: Bot, obs: Observation, *, hint: bool = False) -> Action | None:
+    """The action ``bot`` takes for ``obs.seat`` now (None: nothing to do in the deal)."""
+    seat = obs.seat
+    phase = obs.phase.value
+    try:
+        if phase in ("deal", "declare", "override"):
+            cards = bot.declare(obs)
+            if cards:
+                return action_from_dict({"type": "declare", "seat": seat, "cards": cards_str(cards)})
+            return None if phase == "deal" else action_from_dict({"type": "pass", "seat": seat})
+        if phase == "bury":
+            return action_from_dict({"type": "bury", "seat": seat, "cards": cards_str(bot.bury(obs))})
+        if phase == "call_friend":
+            card = bot.call_friend(obs)
+            return action_from_dict({"type": "call_friend", "seat": seat, "card": card_str(card)})
+        if phase == "play":
+            return action_from_dict({"type": "play", "seat": seat, "cards": cards_str(bot.play(obs))})
+    except IllegalAction:
+        return None
+    except Exception:
+        log.exception("bot %s failed to decide (%s)", getattr(bot, "name", "?"), phase)
+        return None
+    return None
+
+
+def _fallback(rnd: Round, seat: int, rng: random.Random) -> Action | None:
+    """A legal action for ``seat`` when its bot gave none: pass, a random play, a random bury."""
+    phase = rnd.phase.value
+    if phase == "play":
+        from ..bots.random_bot import random_legal
+
+        with contextlib.suppress(Exception):
+            return action_from_dict({"type": "play", "seat": seat,
+                                     "cards": cards_str(random_legal(observe(rnd, seat, with_events=False), rng))})
+    if phase == "bury":
+        return action_from_dict({"type": "bury", "seat": seat, "cards": cards_str(rng.sample(rnd.hands[seat], rnd.kitty_size))})
+    if phase in ("declare", "override"):
+        return action_from_dict({"type": "pass", "seat": seat})
+    with contextlib.suppress(Exception):
+        for action in legal_actions(rnd, seat):
+            return action
+    return None
+
+
+def _is_legal(match: Match, data: dict[str, Any]) -> bool:
+    try:
+        match.check(action_from_dict(data))
+    except (IllegalAction, ValueError):
+        return False
+    return True
+
+
+def declaration_choices(rnd: Round, seat: int) -> list[tuple[int, ...]]:
+    """Declarations ``seat`` may make now (the engine's own list, checked against the round)."""
+    phase = rnd.phase.value
+    if phase != "deal" and rnd.turn != seat:
+        return []
+    if phase == "deal" and rnd.dealt == 0:
+        return []
+    obs = observe(rnd, seat, with_events=False)
+    options = getattr(obs, "declaration_options", None)
+    if options is not None:
+        candidates = list(options())
+    else:
+        from ..engine.legal import declaration_options
+
+        candidates = declaration_options(rnd, seat)
+    out = []
+    for cards in candidates:
+        try:
+            rnd.check(action_from_dict({"type": "declare", "seat": seat, "cards": cards_str(cards)}))
+        except IllegalAction:
+            continue
+        out.append(tuple(cards))
+    return out
+
+
+def _kitty_taken(rnd: Round, seat: int) -> list[int] | None:
+    for ev in reversed(rnd.events):
+        d = ev.redacted(seat).to_dict()
+        if d.get("e") == "kitty_taken":
+            return parse_cards(d["cards"]) if d.get("seat") == seat and d.get("cards") is not None else None
+    return None
+
+
+def replay_frames(match: Match, number: int, seat: int | None) -> dict[str, Any]:
+    """Frames of a finished round as ``seat`` saw it: after the bury, then after every play.
+
+    Only finished rounds may be replayed (every card of a finished round is public at its end).
+    """
+    from ..record import from_record, to_record
+
+    if not 1 <= number <= len(match.rounds):
+        raise ValueError(f"round {number} is not finished; finished rounds: 1..{len(match.rounds)}")
+    data = to_record(match)
+    events = data["events"]
+    ends = [i for i, e in enumerate(events) if e["e"] in ("round_ended", "redealt")]
+    stop = ends[number - 1] + 1
+    starts = [i for i, e in enumerate(events) if e["e"] == "round_started"]
+    begin = starts[number - 1]
+    head = dict(data, events=events[:begin + 1], seed=None, deals=data["deals"][:number])
+    replay = from_record(head)
+    rnd = replay.round
+    frames: list[dict[str, Any]] = []
+    actions = {"dealt", "declared", "passed", "buried", "played", "redeal_requested", "friend_called"}
+    from ..engine.events import event_from_dict
+
+    record_events = [event_from_dict(e) for e in events[begin + 1:stop]]
+    from ..record import _action_of  # the record module's own event→action mapping
+
+    last_phase = rnd.phase.value
+    for ev in record_events:
+        name = ev.to_dict()["e"]
+        if name not in actions:
+            continue
+        action = _action_of(ev)
+        if action is None:
+            continue
+        replay.apply(action)
+        phase = rnd.phase.value
+        if name == "played" or (phase != last_phase and phase != "deal") or name == "buried":
+            label: dict[str, Any] = {"e": name}
+            d = ev.redacted(seat).to_dict()
+            if name == "played":
+                in_progress = rnd.trick is not None and bool(rnd.trick.plays)
+                label.update(seat=d["seat"], cards=d["cards"], trick=len(rnd.tricks) + (1 if in_progress else 0))
+            elif "seat" in d:
+                label["seat"] = d["seat"]
+            frames.append({"label": label, "view": round_view(rnd, seat)})
+        last_phase = phase
+    return {"round": number, "seat": seat, "rounds": len(match.rounds), "frames": frames,
+            "players": match.rules.players}
