@@ -103,6 +103,14 @@ def build_round(obs: Observation, hands: list[list[int]], kitty: list[int], rule
     rnd.attacker_points = obs.attacker_points
     if hasattr(rnd, "burier"):
         rnd.burier = obs.dealer
+    if hasattr(rnd, "seat_points"):  # points won per seat decide the final score
+        for done in obs.tricks:
+            if done.winner is not None:
+                rnd.seat_points[done.winner] += done.points
+    if hasattr(rnd, "failed_throws"):  # for the throw-penalty variant
+        for t in obs.tricks:
+            if t.attempted is not None:
+                rnd.failed_throws[t.leader] += 1
     t = obs.trick
     trick = Trick(t.leader if t is not None else obs.seat)
     if t is not None and t.plays:

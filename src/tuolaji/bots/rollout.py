@@ -48,7 +48,10 @@ def greedy_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     last = len(trick.plays) == rnd.players - 1
     table = sum(POINTS[p[0]] for p in trick.plays)
     suit = [c for c in hand if eff[c] == e]
-    key = lambda c: _key(c, eff, order)  # noqa: E731
+
+    def key(c: int) -> int:
+        return _key(c, eff, order)
+
     if suit:
         if ours:
             pts = [c for c in suit if POINTS[c]]
@@ -152,7 +155,10 @@ def tactical_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     assert trick is not None and ctx is not None
     hand = rnd.hands[seat]
     plays = trick.plays
-    side = lambda a, b: same_side(rnd.is_attacker, a, b)  # noqa: E731
+
+    def side(a: int, b: int) -> bool:
+        return same_side(rnd.is_attacker, a, b)
+
     tricks_left = max(1, len(hand) // len(plays[0])) if plays else len(hand)
     st = TrickState(seat, rnd.players, hand, ctx, trick.seats, plays, trick.lead_comps, side,
                     rnd.is_attacker(seat), tricks_left)

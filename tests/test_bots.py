@@ -1,0 +1,207 @@
+"""Computer players: legal play, honesty (they decide from their own view only), inference."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from tuolaji.bots.base import Bot
+from tuolaji.bots.determinize import build_round, sample_hidden
+from tuolaji.bots.heuristic import heuristic_bury
+from tuolaji.bots.memory import remember
+from tuolaji.bots.registry import DIFFICULTIES, make_bot, parse_spec
+from tuolaji.bots.rollout import rollout
+from tuolaji.engine.actions import Bury, Deal, Declare, Pass, Play
+from tuolaji.engine.observation import Observation, observe
+from tuolaji.engine.round import Phase, Round
+from tuolaji.ruleset import load_rules
+from tuolaji.sim.runner import duplicate_deck, play_deal
+from tuolaji.trump import TRUMP
+
+RULES = load_rules(None)
+FAST_SEARCH = "search:iterations=3,time=30"  # iteration-bound, so deterministic
+
+
+def _round(index: int) -> Round:
+    deck, level, dealer = duplicate_deck(RULES, 7, index)
+    return Round(rules=RULES, deck=deck, level=level, dealer=dealer)
+
+
+def play_to(rnd: Round, bots: list[Bot], *, tricks: int | None = None, check: object = None) -> Round:
+    """Drive ``rnd`` with ``bots`` (checked actions) until ``tricks`` tricks are done or the end."""
+    while rnd.phase != Phase.DONE and (tricks is None or len(rnd.tricks) < tricks or rnd.phase != Phase.PLAY):
+        if rnd.phase == Phase.DEAL:
+            seat = rnd.next_deal_seat
+            rnd.apply(Deal())
+            if rnd.phase == Phase.DEAL:
+                cards = bots[seat].declare(observe(rnd, seat))
+                if cards:
+                    rnd.apply(Declare(seat, cards))
+        elif rnd.phase == Phase.DECLARE:
+            seat = rnd.turn
+            assert seat is not None
+            cards = bots[seat].declare(observe(rnd, seat))
+            rnd.apply(Declare(seat, cards) if cards else Pass(seat))
+        elif rnd.phase == Phase.BURY:
+            assert rnd.dealer is not None
+            rnd.apply(Bury(rnd.dealer, bots[rnd.dealer].bury(observe(rnd, rnd.dealer))))
+        else:
+            seat = rnd.turn
+            assert seat is not None
+            obs = observe(rnd, seat)
+            if callable(check):
+                check(rnd, obs)
+            rnd.apply(Play(seat, bots[seat].play(obs)))
+    return rnd
+
+
+@pytest.mark.parametrize("spec", ["random", "heuristic", FAST_SEARCH, "oracle:iterations=2"])
+def test_bots_play_only_legal_actions(spec: str) -> None:
+    deals = 12 if spec in ("random", "heuristic") else 2
+    for i in range(deals):
+        r = play_deal(spec, "heuristic" if spec != "heuristic" else "random", RULES, 3, i)
+        assert r.a.illegal == 0 and r.b.illegal == 0, (spec, i)
+        assert all(g.attacker_points >= 0 for g in r.games)
+
+
+def test_bots_apply_checked_every_phase() -> None:
+    # the engine's checked path refuses anything illegal: a whole round goes through
+    for i in range(3):
+        bots = [make_bot(s, seed=i * 4 + k) for k, s in enumerate(["heuristic", FAST_SEARCH] * 2)]
+        rnd = play_to(_round(i), bots)
+        assert rnd.result is not None
+
+
+def test_observation_holds_only_what_the_seat_may_see() -> None:
+    def check(rnd: Round, obs: Observation) -> None:
+        assert sorted(obs.hand) == sorted(rnd.hands[obs.seat])
+        assert obs.kitty is None or obs.seat == rnd.dealer
+        public = Counter(c for t in obs.tricks for p in t.plays for c in p)
+        if obs.trick:
+            public.update(c for p in obs.trick.plays for c in p)
+        for s in range(rnd.players):  # nothing of another hand shows up anywhere but in public play
+            if s != obs.seat:
+                assert not (Counter(rnd.hands[s]) & (Counter(obs.hand) - Counter(rnd.hands[obs.seat])))
+        for e in obs.events:
+            cards = getattr(e, "card", None)
+            if type(e).__name__ == "Dealt":
+                assert cards is None or e.seat == obs.seat  # type: ignore[attr-defined]
+
+    bots = [make_bot("heuristic", seed=k) for k in range(4)]
+    play_to(_round(1), bots, check=check)
+
+
+def _poisoned(rnd: Round, seat: int, rng: random.Random) -> Round:
+    """The same round with every card hidden from ``seat`` dealt anew among the hidden places."""
+    other = rnd.copy()
+    hidden_places = [s for s in range(rnd.players) if s != seat]
+    pool = [c for s in hidden_places for c in rnd.hands[s]]
+    own_kitty = seat == rnd.dealer
+    if not own_kitty:
+        pool += rnd.kitty
+    rng.shuffle(pool)
+    for s in hidden_places:
+        n = len(rnd.hands[s])
+        other.hands[s], pool = pool[:n], pool[n:]
+    if not own_kitty:
+        other.kitty = pool
+    return other
+
+
+@pytest.mark.parametrize("spec", ["heuristic", FAST_SEARCH])
+def test_bots_decide_the_same_whatever_the_hidden_cards(spec: str) -> None:
+    rng = random.Random(5)
+    for i in range(4):
+        bots = [make_bot("heuristic", seed=k) for k in range(4)]
+        rnd = play_to(_round(i), bots, tricks=3 + 4 * i)
+        if rnd.phase != Phase.PLAY:
+            continue
+        seat = rnd.turn
+        assert seat is not None
+        poisoned = _poisoned(rnd, seat, rng)
+        assert poisoned.hands != rnd.hands
+        o1, o2 = observe(rnd, seat, with_events=False), observe(poisoned, seat, with_events=False)
+        assert o1 == o2
+        assert make_bot(spec, seed=11).play(o1) == make_bot(spec, seed=11).play(o2)
+
+
+def test_oracle_uses_the_round_it_is_shown() -> None:
+    bot = make_bot("oracle:iterations=2", seed=1)
+    rnd = play_to(_round(2), [make_bot("heuristic", seed=k) for k in range(4)], tricks=5)
+    seat = rnd.turn
+    assert seat is not None
+    bot.see_round(rnd)  # type: ignore[attr-defined]
+    play = bot.play(observe(rnd, seat))
+    rnd.apply(Play(seat, play))
+
+
+def test_memory_finds_voids_and_samples_respect_them() -> None:
+    rng = random.Random(2)
+    for i in range(6):
+        rnd = play_to(_round(i), [make_bot("heuristic", seed=k) for k in range(4)], tricks=12)
+        if rnd.phase != Phase.PLAY:
+            continue
+        seat = rnd.turn
+        assert seat is not None
+        obs = observe(rnd, seat)
+        mem = remember(obs)
+        eff = obs.ctx.eff
+        for s in range(rnd.players):  # inferred voids are true
+            for suit in mem.void[s]:
+                assert not any(eff[c] == suit for c in rnd.hands[s])
+        assert sum(mem.unseen.values()) == sum(len(rnd.hands[s]) for s in range(4) if s != seat) + (
+            0 if seat == rnd.dealer else len(rnd.kitty))
+        for _ in range(5):
+            hands, kitty = sample_hidden(obs, mem, rng)
+            assert [len(h) for h in hands] == [len(h) for h in rnd.hands]
+            assert hands[seat] == list(obs.hand) and len(kitty) == rnd.kitty_size
+            assert Counter(c for h in hands for c in h) + Counter(kitty) == Counter(
+                c for h in rnd.hands for c in h) + Counter(rnd.kitty)
+            for s in range(rnd.players):
+                if s != seat:
+                    assert not any(eff[c] in mem.void[s] for c in hands[s])
+
+
+def test_built_round_with_the_true_hands_plays_like_the_real_one() -> None:
+    for i in range(4):
+        rnd = play_to(_round(i), [make_bot("heuristic", seed=k) for k in range(4)], tricks=6)
+        seat = rnd.turn
+        assert seat is not None
+        built = build_round(observe(rnd, seat), [list(h) for h in rnd.hands], list(rnd.kitty))
+        real = rnd.copy()
+        rng1, rng2 = random.Random(i), random.Random(i)
+        rollout(real, rng1)
+        rollout(built, rng2)
+        assert real.result is not None and built.result is not None
+        assert (real.result.attacker_points, real.result.team, real.result.levels) == (
+            built.result.attacker_points, built.result.team, built.result.levels)
+
+
+def test_heuristic_bury_keeps_trumps_and_empties_a_short_suit() -> None:
+    for i in range(10):
+        rnd = _round(i)
+        while rnd.phase == Phase.DEAL:
+            rnd.apply(Deal())
+        while rnd.phase == Phase.DECLARE:
+            assert rnd.turn is not None
+            rnd.apply(Pass(rnd.turn))
+        assert rnd.phase == Phase.BURY and rnd.dealer is not None and rnd.ctx is not None
+        hand = rnd.hands[rnd.dealer]
+        buried = heuristic_bury(hand, rnd.ctx, rnd.kitty_size)
+        plain = [c for c in hand if rnd.ctx.eff[c] != TRUMP]
+        if len(plain) >= rnd.kitty_size:
+            assert all(rnd.ctx.eff[c] != TRUMP for c in buried)
+        rnd.apply(Bury(rnd.dealer, buried))
+
+
+def test_registry_names_and_difficulties() -> None:
+    for name in ["random", "heuristic", "search", "oracle", *DIFFICULTIES]:
+        assert isinstance(make_bot(name, seed=1), Bot)
+    assert parse_spec("search:iterations=5,time=0.5") == ("search", {"iterations": 5, "time": 0.5})
+    assert make_bot("hard").iterations < make_bot("expert").iterations  # type: ignore[attr-defined]
+    with pytest.raises(ValueError):
+        make_bot("nonsense")
+    with pytest.raises(ValueError):
+        make_bot("search:bogus=1")
