@@ -94,6 +94,8 @@ def _suited(cards: list[int], ctx: TrumpContext, key: str) -> None:
 
 def op_winner(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[str, Any]:
     plays = _card_lists(req, "plays")
+    if not plays:
+        raise JudgeError("'plays' is empty: give at least the lead")
     _suited(plays[0], ctx, "plays[0]")
     if any(len(p) != len(plays[0]) for p in plays):
         raise JudgeError("every play must have as many cards as the lead")
@@ -154,6 +156,11 @@ def op_declare(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[s
             cards = parse_cards(b["cards"])
         except CardError as exc:
             raise JudgeError(f"in bids[{i}]: {exc}") from None
+        if (current is not None and b["seat"] == current.seat and current.trump is not None
+                and cards == [current.card]):
+            # the declarer shows one more copy of the declared card (自保/加固, seed 002): the bid
+            # is everything shown so far
+            cards = list(current.cards) + cards
         try:
             bid = read_bid(b["seat"], cards, ctx.level, rules)
         except ValueError:
@@ -201,8 +208,8 @@ def handle(req: Any) -> dict[str, Any]:
         answer = OPS[op](req, rules, ctx)
     except JudgeError as exc:
         return {"id": rid, "error": str(exc)}
-    except (ValueError, TypeError, KeyError) as exc:  # defensive: never die on odd input
-        return {"id": rid, "error": f"cannot answer: {exc}"}
+    except Exception as exc:  # defensive: the judge never dies on odd input
+        return {"id": rid, "error": f"cannot answer: {type(exc).__name__}: {exc}"}
     return {"id": rid, **answer}
 
 
