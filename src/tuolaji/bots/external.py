@@ -178,6 +178,9 @@ class ExternalBot(Bot):
 
     def declare(self, obs: Observation) -> tuple[int, ...] | None:
         ok, cards = self._ask("declare", obs)
+        if ok and cards and (any(c != cards[0] for c in cards) or not is_sub_multiset(cards, Counter(obs.hand))):
+            self._fault(f"impossible declaration {cards!r}")
+            ok = False
         if not ok:
             return self.fallback.declare(obs)
         return cards or None

@@ -122,24 +122,35 @@ def _with_progress(pairings: list[tuple[str, str]], rules: Any, args: argparse.N
 
 
 def _print_table(report: dict[str, Any]) -> None:
+    """One column per pairing, one row per measure (narrow enough for any terminal)."""
     from rich.console import Console
     from rich.table import Table
 
     table = Table(title=f"duplicate tournament — rules {report['rules']}, seed {report['seed']}")
-    for col in ("A", "B", "deals", "A levels/deal (95% CI)", "A deals won", "A att. pts", "B att. pts",
-                "kitty A/B", "illegal", "A ms p50/p95/max", "B ms p50/p95/max", "A matches won"):
-        table.add_column(col)
-    for r in report["pairings"]:
-        lat = r["latency_ms"]
-        table.add_row(
-            r["a"], r["b"], str(r["deals"]),
-            f"{r['a_level_gain_per_deal']:+.3f} [{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}]",
-            f"{r['a_deal_win_rate']:.1%}", f"{r['a_attacker_points']:.1f}", f"{r['b_attacker_points']:.1f}",
-            f"{r['a_kitty_captures']}/{r['b_kitty_captures']}", str(r["illegal"]),
-            "/".join(f"{lat['a'][k]:.0f}" for k in ("p50", "p95", "max")),
-            "/".join(f"{lat['b'][k]:.0f}" for k in ("p50", "p95", "max")),
-            f"{r['a_match_win_rate']:.1%} of {r['matches']}" if "matches" in r else "-",
-        )
+    table.add_column("")
+    pairings = report["pairings"]
+    for r in pairings:
+        table.add_column(f"{r['a']}\nvs {r['b']}")
+
+    def ms(side: dict[str, float]) -> str:
+        return " / ".join(f"{side[k]:.1f}" for k in ("p50", "p95", "max"))
+
+    rows: list[tuple[str, Any]] = [
+        ("duplicate deals", lambda r: str(r["deals"])),
+        ("A levels per deal", lambda r: f"{r['a_level_gain_per_deal']:+.3f}"),
+        ("  95% interval", lambda r: f"[{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}]"),
+        ("A deals won", lambda r: f"{r['a_deal_win_rate']:.1%}"),
+        ("attacker points A / B", lambda r: f"{r['a_attacker_points']:.1f} / {r['b_attacker_points']:.1f}"),
+        ("kitty captures A / B", lambda r: f"{r['a_kitty_captures']} / {r['b_kitty_captures']}"),
+        ("illegal actions", lambda r: str(r["illegal"])),
+        ("external bot faults", lambda r: f"{r['external_faults']['a']} / {r['external_faults']['b']}"),
+        ("A ms p50 / p95 / max", lambda r: ms(r["latency_ms"]["a"])),
+        ("B ms p50 / p95 / max", lambda r: ms(r["latency_ms"]["b"])),
+    ]
+    if any("matches" in r for r in pairings):
+        rows.append(("A matches won", lambda r: f"{r['a_match_win_rate']:.1%} of {r['matches']}" if "matches" in r else "-"))
+    for label, cell in rows:
+        table.add_row(label, *(cell(r) for r in pairings))
     Console().print(table)
 
 

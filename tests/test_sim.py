@@ -1,0 +1,73 @@
+"""``tuolaji sim``: the JSON report, determinism across backends, matches, Ray."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tuolaji.sim.cli import main
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    assert main([*args, "--json"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1  # exactly one JSON object, nothing else on stdout
+    data = json.loads(out)
+    assert isinstance(data, dict)
+    return data
+
+
+def _without_latency(report: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in p.items() if k != "latency_ms"} for p in report["pairings"]]
+
+
+def test_json_report_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "heuristic", "random", "--deals", "4", "--seed", "3")
+    assert data["rules"] == "classic"
+    (p,) = data["pairings"]
+    assert (p["a"], p["b"], p["deals"]) == ("heuristic", "random", 4)
+    for key in ("a_level_gain_per_deal", "a_deal_win_rate", "a_attacker_points", "b_attacker_points"):
+        assert isinstance(p[key], (int, float))
+    lo, hi = p["ci95"]
+    assert lo <= p["a_level_gain_per_deal"] <= hi
+    assert 0 <= p["a_deal_win_rate"] <= 1
+    assert p["illegal"] == 0
+    for side in ("a", "b"):
+        lat = p["latency_ms"][side]
+        assert set(lat) == {"p50", "p95", "max"} and 0 <= lat["p50"] <= lat["p95"] <= lat["max"]
+
+
+def test_same_seed_same_result_on_one_or_two_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["random", "heuristic", "search:iterations=2,time=30", "--pairings", "ladder", "--deals", "4", "--seed", "9"]
+    one = run_json(capsys, *args, "--workers", "1")
+    two = run_json(capsys, *args, "--workers", "2", "--chunk", "1")
+    assert len(one["pairings"]) == 2
+    assert _without_latency(one) == _without_latency(two)
+
+
+def test_full_matches_report_match_win_rates(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "heuristic", "random", "--deals", "0", "--matches", "1")
+    (p,) = data["pairings"]
+    assert p["matches"] == 2 and p["a_match_win_rate"] == 1.0 and p["rounds_per_match"] > 0
+
+
+def test_bad_arguments_fail_cleanly(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["heuristic"]) == 2
+    assert main(["heuristic", "nosuchbot", "--deals", "1"]) == 2
+    assert main(["heuristic", "random", "--rules", "nosuchpreset"]) == 2
+    assert capsys.readouterr().out == ""
+
+
+def test_human_output_has_a_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["heuristic", "random", "--deals", "2"]) == 0
+    assert "heuristic" in capsys.readouterr().out
+
+
+def test_ray_backend_gives_the_same_result(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("ray", reason="Ray is installed by the test extra on CI")
+    args = ["heuristic", "random", "--deals", "3", "--seed", "4"]
+    local = run_json(capsys, *args)
+    on_ray = run_json(capsys, *args, "--ray", "--workers", "2")
+    assert _without_latency(local) == _without_latency(on_ray)
