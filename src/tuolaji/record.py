@@ -19,8 +19,19 @@ from collections import Counter
 from typing import Any
 
 from .cards import CardError, cards_str, new_deck, parse_cards
-from .engine.actions import Action, Bury, Deal, Declare, Pass, Play
-from .engine.events import Buried, Dealt, Declared, Event, Passed, Played, event_from_dict
+from .engine.actions import Action, Bury, CallFriend, Deal, Declare, Pass, Play, Redeal, TimeUp
+from .engine.events import (
+    Buried,
+    Dealt,
+    Declared,
+    Event,
+    FriendCalled,
+    Passed,
+    Played,
+    RedealRequested,
+    TimeIsUp,
+    event_from_dict,
+)
 from .engine.match import Match
 from .errors import IllegalAction
 from .ruleset import RuleSet, RuleSetError
@@ -60,6 +71,12 @@ def _action_of(event: Event) -> Action | None:
         return Bury(event.seat, event.cards)
     if isinstance(event, Played):
         return Play(event.seat, event.attempted if event.attempted is not None else event.cards)
+    if isinstance(event, RedealRequested):
+        return Redeal(event.seat)
+    if isinstance(event, FriendCalled):
+        return CallFriend(event.seat, event.card)
+    if isinstance(event, TimeIsUp):
+        return TimeUp()
     return None
 
 

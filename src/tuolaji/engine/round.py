@@ -23,8 +23,20 @@ from ..tricks import check_throw, follow_reason, is_sub_multiset, lead_reason, t
 from ..trump import TrumpContext
 from .actions import Action, Bury, CallFriend, Declare, Pass, Play, Redeal
 from .events import (
-    Buried, Dealt, Declared, Event, FriendCalled, FriendRevealed, KittyTaken, Passed, Played,
-    Redealt, RedealRequested, RoundEnded, TrickEnded, TrumpFixed,
+    Buried,
+    Dealt,
+    Declared,
+    Event,
+    FriendCalled,
+    FriendRevealed,
+    KittyTaken,
+    Passed,
+    Played,
+    RedealRequested,
+    Redealt,
+    RoundEnded,
+    TrickEnded,
+    TrumpFixed,
 )
 
 
@@ -206,9 +218,7 @@ class Round:
             raise IllegalAction("wrong_phase", phase=phase.value)
         if phase != Phase.DEAL:
             self._check_turn(action.seat)
-        bid = self._read_bid(action)
-        if phase == Phase.OVERRIDE and not is_override_bid(bid):
-            raise IllegalAction("override_needs_pair")
+        self._read_bid(action, pairs_only=phase == Phase.OVERRIDE)
 
     def _check_redeal(self, seat: int) -> None:
         rules = self.rules
@@ -235,7 +245,7 @@ class Round:
             return lead_reason(cards, self.ctx)
         return follow_reason(self.trick.plays[0], hand, cards, self.ctx, self.trick.lead_comps)
 
-    def _read_bid(self, action: Declare) -> Bid:
+    def _read_bid(self, action: Declare, *, pairs_only: bool) -> Bid:
         hand = self.hands[action.seat]
         if not is_sub_multiset(action.cards, hand):
             raise IllegalAction("not_in_hand")
@@ -243,6 +253,8 @@ class Round:
             bid = read_bid(action.seat, action.cards, self.level, self.rules)
         except ValueError as exc:
             raise IllegalAction("bad_declaration", why=str(exc)) from None
+        if pairs_only and not is_override_bid(bid):
+            raise IllegalAction("override_needs_pair")
         reason = bid_reason(bid, self.bid, self.rules)
         if reason:
             raise IllegalAction(reason)
