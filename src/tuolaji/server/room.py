@@ -60,6 +60,16 @@ BREAK_TIMEOUT = 45.0  # with a turn timer set, the pause between rounds ends by 
 EVENTS_PER_MESSAGE = 80
 
 
+COMPASS = {"en": ("North", "East", "South", "West"), "zh": ("北家", "东家", "南家", "西家")}
+
+
+def default_name(seat: int, players: int, lang: str) -> str:
+    zh = lang.startswith("zh")
+    if players == 4:
+        return COMPASS["zh" if zh else "en"][seat]
+    return f"{seat + 1} 号位" if zh else f"Seat {seat + 1}"
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()[:32]
 
@@ -150,8 +160,15 @@ class Room:
             self.break_since = time.monotonic()
 
     # ------------------------------------------------------------------ seats and people
-    def names(self) -> list[str]:
-        return [s.name or "" for s in self.seats]
+    def names(self, lang: str | None = None) -> list[str]:
+        """Seat names as players chose them; with ``lang``, empty seats get the client's default
+        (North/East/South/West, 北家/东家/南家/西家 at four players)."""
+        out = [s.name or "" for s in self.seats]
+        if lang is not None:
+            for i, n in enumerate(out):
+                if not n:
+                    out[i] = default_name(i, self.players, lang)
+        return out
 
     def seat_of_token(self, token: str) -> int | None:
         h = hash_token(token)
@@ -562,9 +579,9 @@ class Room:
     def _refuse_action(self, conn: Conn, exc: IllegalAction, msg: Message) -> None:
         rnd = self.match.round
         cards = msg.get("cards", ())
-        why = coach.explain(exc.code, rnd, conn.seat, cards, conn.lang, self.names(), **exc.fields)
+        why = coach.explain(exc.code, rnd, conn.seat, cards, conn.lang, self.names(conn.lang), **exc.fields)
         if exc.code in ("weak_declaration", "self_override"):
-            extra = coach.declare_explain(rnd, conn.lang, self.names())
+            extra = coach.declare_explain(rnd, conn.lang, self.names(conn.lang))
             if extra:
                 why = f"{why} — {extra}"
         self.refuse(conn, exc.code, exc.message(conn.lang), msg.id, why=why, action=msg.type)
@@ -577,7 +594,7 @@ class Room:
         try:
             self.match.check(action)
         except IllegalAction as exc:
-            why = coach.explain(exc.code, self.match.round, conn.seat, msg.get("cards"), conn.lang, self.names(),
+            why = coach.explain(exc.code, self.match.round, conn.seat, msg.get("cards"), conn.lang, self.names(conn.lang),
                                 **exc.fields)
             conn.push({"type": "checked", "re": msg.id, "ok": False, "code": exc.code,
                        "reason": exc.message(conn.lang), "why": why})
@@ -741,7 +758,7 @@ class Room:
             "last_trick": None if last is None else {
                 "plays": [{"seat": s, "cards": cards_str(p)} for s, p in zip(last.seats, last.plays, strict=False)],
                 "winner": last.winner, "points": last.points},
-            "review": coach.review(rnd, seat, lang, self.names()),
+            "review": coach.review(rnd, seat, lang, self.names(lang)),
             "winner": match.winner,
         }
         self.summaries[key] = out
@@ -879,30 +896,33 @@ def replay_frames(match: Match, number: int, seat: int | None) -> dict[str, Any]
     replay = from_record(head)
     rnd = replay.round
     frames: list[dict[str, Any]] = []
-    actions = {"dealt", "declared", "passed", "buried", "played", "redeal_requested", "friend_called"}
     from ..engine.events import event_from_dict
-
-    record_events = [event_from_dict(e) for e in events[begin + 1:stop]]
-    from ..record import _action_of  # the record module's own event→action mapping
+    from ..record import _action_of  # the record module's own event → action mapping
 
     last_phase = rnd.phase.value
-    for ev in record_events:
-        name = ev.to_dict()["e"]
-        if name not in actions:
-            continue
+    for raw in events[begin + 1:stop]:
+        ev = event_from_dict(raw)
+        name = raw["e"]
         action = _action_of(ev)
         if action is None:
-            continue
+            continue  # an event the engine derives itself
         replay.apply(action)
         phase = rnd.phase.value
-        if name == "played" or (phase != last_phase and phase != "deal") or name == "buried":
-            label: dict[str, Any] = {"e": name}
-            d = ev.redacted(seat).to_dict()
-            if name == "played":
-                in_progress = rnd.trick is not None and bool(rnd.trick.plays)
-                label.update(seat=d["seat"], cards=d["cards"], trick=len(rnd.tricks) + (1 if in_progress else 0))
-            elif "seat" in d:
-                label["seat"] = d["seat"]
+        label: dict[str, Any] | None = None
+        if name == "played":
+            d = ev.to_dict()
+            in_progress = rnd.trick is not None and bool(rnd.trick.plays)
+            label = {"e": "played", "seat": d["seat"], "cards": d["cards"], "attempted": d.get("attempted"),
+                     "trick": len(rnd.tricks) + (1 if in_progress else 0)}
+        elif name == "buried":
+            label = {"e": "buried", "seat": rnd.burier if hasattr(rnd, "burier") else rnd.dealer}
+        elif phase != last_phase and phase == "declare":
+            label = {"e": "last_call"}
+        elif phase != last_phase and phase == "bury":
+            label = {"e": "kitty_taken", "seat": rnd.turn}
+        elif phase != last_phase and phase not in ("deal", "done", "play"):
+            label = {"e": phase, "seat": rnd.turn}
+        if label is not None:
             frames.append({"label": label, "view": round_view(rnd, seat)})
         last_phase = phase
     return {"round": number, "seat": seat, "rounds": len(match.rounds), "frames": frames,
