@@ -74,9 +74,11 @@ class Tables:
         self.started = time.time()
         self._saver: asyncio.Task[None] | None = None
         self.loading: dict[str, asyncio.Future[Room | None]] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     # ------------------------------------------------------------------ lifecycle
     async def startup(self) -> None:
+        self.loop = asyncio.get_running_loop()
         self._saver = asyncio.get_running_loop().create_task(self._save_loop(), name="tuolaji-saver")
 
     async def shutdown(self) -> None:

@@ -416,7 +416,7 @@ class Room:
         rnd = self.match.round
         bot = self.bot_for(seat)
         obs = observe(rnd, seat, with_events=True)
-        slow = self.settings.get("difficulty") not in ("easy", None)
+        slow = self.settings.get("difficulty") in ("hard", "expert")  # searching bots think off the loop
         if slow:
             self.thinking = True
             try:

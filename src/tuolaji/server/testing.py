@@ -1,0 +1,70 @@
+"""Run the table server in a background thread (tests, benchmarks, embedding)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from .app import Tables, create_app
+
+T = TypeVar("T")
+
+
+class LiveServer:
+    """``with LiveServer(db) as srv: srv.url`` — uvicorn on a free port, stopped on exit."""
+
+    def __init__(self, db_path: str | Path = ":memory:", *, host: str = "127.0.0.1", port: int = 0,
+                 **app_options: Any) -> None:
+        import uvicorn
+
+        self.app = create_app(db_path, **app_options)
+        self.host = host
+        config = uvicorn.Config(self.app, host=host, port=port, log_level="warning", access_log=False,
+                                lifespan="on", ws_max_size=65536)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, name="tuolaji-live-server", daemon=True)
+        self.port = port
+
+    @property
+    def tables(self) -> Tables:
+        tables: Tables = self.app.state.tables
+        return tables
+
+    @property
+    def url(self) -> str:
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
+        return f"http://{host}:{self.port}"
+
+    def start(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the table server did not start")
+            time.sleep(0.02)
+        self.port = self.server.servers[0].sockets[0].getsockname()[1]
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=15)
+
+    def call(self, fn: Callable[[], T], timeout: float = 10.0) -> T:
+        """Run ``fn`` on the server's event loop (the only safe place to touch rooms) and return its result."""
+        loop = self.tables.loop
+        assert loop is not None
+
+        async def run() -> T:
+            return fn()
+
+        return asyncio.run_coroutine_threadsafe(run(), loop).result(timeout)
+
+    def __enter__(self) -> LiveServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
