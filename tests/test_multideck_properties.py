@@ -1,0 +1,88 @@
+"""Following and ruffing with triples and quads (3 and 4 decks), checked against brute force.
+
+The rule (docs/settings.md): a follower with more cards of the led suit than the lead owes,
+lexicographically, the lead's chains (longest first), then as many tuples of each size as any
+choice of cards allows (largest size first). Brute force here tries every choice of cards.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tuolaji.combos import decompose, embed_chains, matches_fully, needs, required_structure, structure
+from tuolaji.engine.legal import submultisets
+from tuolaji.tricks import follow_reason, trick_winner
+from tuolaji.trump import TrumpContext
+
+CTX3 = TrumpContext(2, 1, 3)
+CTX4 = TrumpContext(2, 1, 4)
+SPADES = list(range(1, 9))  # ♠3..♠10: one plain suit (level 2 skipped), chain positions 0..7
+
+
+def suit_hand(decks: int) -> st.SearchStrategy[list[int]]:
+    return st.lists(st.sampled_from(SPADES), min_size=2, max_size=12).filter(
+        lambda h: max(Counter(h).values()) <= decks)
+
+
+def brute_required(suit: list[int], comps: list, n: int, ctx: TrumpContext) -> tuple:
+    items = sorted(Counter(suit).items())
+    return max(structure(Counter(p), comps, ctx.order) for p in submultisets(items, n))
+
+
+@settings(max_examples=150, deadline=None)
+@given(lead=suit_hand(3), follower=suit_hand(3), decks=st.sampled_from([3, 4]))
+def test_required_structure_is_the_best_any_choice_achieves(lead: list[int], follower: list[int], decks: int) -> None:
+    ctx = CTX3 if decks == 3 else CTX4
+    comps = decompose(lead, ctx)
+    n = len(lead)
+    if len(follower) <= n:
+        return
+    want = brute_required(follower, comps, n, ctx)
+    got = required_structure(Counter(follower), comps, n, ctx.order)
+    assert got == want
+
+
+@settings(max_examples=150, deadline=None)
+@given(lead=suit_hand(4), follower=suit_hand(4), decks=st.sampled_from([3, 4]))
+def test_some_follow_is_always_legal_and_legal_means_best(lead: list[int], follower: list[int], decks: int) -> None:
+    ctx = CTX3 if decks == 3 else CTX4
+    if max(Counter(lead).values()) > decks or max(Counter(follower).values()) > decks:
+        return
+    n = len(lead)
+    hand = follower + [40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51][: n]  # diamonds to fill with
+    items = sorted(Counter(hand).items())
+    legal = [p for p in submultisets(items, n) if follow_reason(lead, hand, p, ctx) is None]
+    assert legal, "a legal follow must always exist"
+    if len(follower) > n:
+        comps = decompose(lead, ctx)
+        best = brute_required(follower, comps, n, ctx)
+        for p in legal:
+            assert structure(Counter(p), comps, ctx.order) == best
+
+
+def brute_arrangeable(cards: list[int], comps: list, ctx: TrumpContext) -> bool:
+    """Try every assignment of the lead's tuples and chains to the cards."""
+    shapes = [c.shape for c in comps if c.k >= 2]
+    return all(embed_chains(Counter(cards), shapes, ctx.order)) if shapes else True
+
+
+@settings(max_examples=150, deadline=None)
+@given(lead=suit_hand(3), ruff_ranks=st.lists(st.sampled_from(range(14, 22)), min_size=2, max_size=12))
+def test_ruff_needs_the_whole_structure(lead: list[int], ruff_ranks: list[int]) -> None:
+    ctx = CTX3
+    ruff = [c for c in ruff_ranks]  # ♥3..♥10 (trumps)
+    if max(Counter(ruff).values()) > 3:
+        return
+    ruff = (ruff * 3)[: len(lead)]
+    if len(ruff) != len(lead) or max(Counter(ruff).values()) > 3:
+        return
+    comps = decompose(lead, ctx)
+    fits = matches_fully(Counter(ruff), comps, ctx.order)
+    _, tuple_needs = needs(comps)
+    tuples_ok = all(sum(v // k for v in Counter(ruff).values()) >= need for k, need in tuple_needs)
+    assert fits == (tuples_ok and brute_arrangeable(ruff, comps, ctx))
+    winner = trick_winner([lead, ruff], ctx)
+    assert winner == (1 if fits else 0)
