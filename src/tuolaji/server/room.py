@@ -57,7 +57,7 @@ SPEEDS: dict[str, Speed] = {
 }
 RECONNECT_GRACE = 3.0  # seconds a dropped player's turn waits before the bot plays for them
 BREAK_TIMEOUT = 45.0  # with a turn timer set, the pause between rounds ends by itself after this
-EVENTS_PER_MESSAGE = 80
+EVENTS_PER_MESSAGE = 400  # a round holds about 250; a client that fell further behind gets the tail
 
 
 COMPASS = {"en": ("North", "East", "South", "West"), "zh": ("北家", "东家", "南家", "西家")}
@@ -686,6 +686,7 @@ class Room:
         new = match.events[conn.cursor:]
         conn.cursor = len(match.events)
         if len(new) > EVENTS_PER_MESSAGE:
+            state["events_skipped"] = len(new) - EVENTS_PER_MESSAGE
             new = new[-EVENTS_PER_MESSAGE:]
         state["events"] = events_for(new, seat)
         return state
