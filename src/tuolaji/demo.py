@@ -13,8 +13,11 @@ from .engine.events import (
     Buried,
     Declared,
     Event,
+    FriendCalled,
+    FriendRevealed,
     KittyTaken,
     Played,
+    RedealRequested,
     Redealt,
     RoundEnded,
     TrickEnded,
@@ -24,7 +27,8 @@ from .engine.match import Match, MatchEnded, RoundStarted
 from .ruleset import RuleSetError, load_rules
 from .scoring import level_name
 
-SEATS = ("North", "East", "South", "West")  # seats 0..3 in play order; N-S (0, 2) are team A
+SEATS4 = ("North", "East", "South", "West")  # seats 0..3 in play order; N-S (0, 2) are team A
+SEATS: tuple[str, ...] = SEATS4
 SUIT_WORD = {0: "♠ spades", 1: "♥ hearts", 2: "♣ clubs", 3: "♦ diamonds", None: "no-trump"}
 
 
@@ -47,7 +51,8 @@ class Printer:
     def show(self, match: Match, ev: Event) -> None:
         out = self.console.print
         if isinstance(ev, RoundStarted):
-            lv = ", ".join(f"team {'AB'[t]} at {level_name(x)}" for t, x in enumerate(ev.levels))
+            who = (lambda t: SEATS[t]) if match.per_seat else (lambda t: f"team {'AB'[t]}")
+            lv = ", ".join(f"{who(t)} at {level_name(x)}" for t, x in enumerate(ev.levels))
             dealer = "decided by the first declaration" if ev.dealer is None else SEATS[ev.dealer]
             out(f"\n[bold]Round {ev.number}[/bold] — playing {level_name(ev.level - 2)}; {lv}; dealer: {dealer}")
         elif isinstance(ev, Declared):
@@ -55,10 +60,18 @@ class Printer:
         elif isinstance(ev, Redealt):
             out("  Nobody declared: the cards are dealt again.")
         elif isinstance(ev, TrumpFixed):
-            how = "" if ev.source == "declared" else f" (no declaration: {ev.source.replace('_', ' ')})"
+            how = {"declared": "", "override": " (overridden after the bury)"}.get(
+                ev.source, f" (no declaration: {ev.source.replace('_', ' ')})")
             out(f"  Trump: [bold]{SUIT_WORD[ev.trump]}[/bold]{how}; {SEATS[ev.dealer]} deals and takes the kitty")
         elif isinstance(ev, KittyTaken):
             pass
+        elif isinstance(ev, RedealRequested):
+            out(f"  {SEATS[ev.seat]} holds almost no points and asks for a redeal (暴动)")
+        elif isinstance(ev, FriendCalled):
+            out(f"  {SEATS[ev.seat]} calls {pretty(ev.card)}: its holder is the partner")
+        elif isinstance(ev, FriendRevealed):
+            out("  The dealer holds the called cards and plays alone" if ev.seat is None
+                else f"  {SEATS[ev.seat]} plays the called card: the dealer's friend")
         elif isinstance(ev, Buried):
             out(f"  {SEATS[ev.seat]} buries {len(ev.cards or ())} cards")
         elif isinstance(ev, Played):
@@ -84,8 +97,8 @@ class Printer:
             else:
                 out("  Attackers take over the deal.")
         elif isinstance(ev, MatchEnded):
-            out(f"\n[bold green]Team {'AB'[ev.winner]} ({SEATS[ev.winner]}–{SEATS[ev.winner + 2]}) "
-                f"goes past A and wins the match.[/bold green]")
+            who = SEATS[ev.winner] if match.per_seat else f"Team {'AB'[ev.winner]}"
+            out(f"\n[bold green]{who} wins the match.[/bold green]")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -106,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from .bots.driver import Table
 
+    global SEATS
+    SEATS = SEATS4 if rules.players == 4 else tuple(f"Seat {s}" for s in range(rules.players))
     console.print(f"tuolaji demo — rules: {rules.name}, seed {match.seed}")
     bots = [make_bot(args.bot, seed=(match.seed or 0) * 4 + s) for s in range(rules.players)]
     printer = Printer(console, tricks=not args.quiet_tricks)
