@@ -200,7 +200,7 @@ def test_registry_names_and_difficulties() -> None:
     for name in ["random", "heuristic", "search", "oracle", *DIFFICULTIES]:
         assert isinstance(make_bot(name, seed=1), Bot)
     assert parse_spec("search:iterations=5,time=0.5") == ("search", {"iterations": 5, "time": 0.5})
-    assert make_bot("hard").iterations < make_bot("expert").iterations  # type: ignore[attr-defined]
+    assert make_bot("hard").steps < make_bot("expert").steps  # type: ignore[attr-defined]
     with pytest.raises(ValueError):
         make_bot("nonsense")
     with pytest.raises(ValueError):

@@ -18,8 +18,9 @@ from ..engine.actions import Play
 from ..engine.legal import random_play
 from ..engine.round import Phase, Round
 from ..scoring import level_change
+from ..tricks import follow_reason, trick_winner
 from ..trump import TRUMP
-from .tactics import TrickState, choose_follow, choose_lead, lead_options
+from .tactics import TrickState, choose_follow, choose_lead, lead_options, structured_pick
 from .teams import same_side
 
 
@@ -37,7 +38,7 @@ def greedy_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
         return _lead(hand, eff, order, rng)
     lead = trick.plays[0]
     if len(lead) != 1:
-        return random_play(rnd, seat, rng)
+        return _multi_follow(rnd, seat, rng)
     e = eff[lead[0]]
     best_i, best = 0, lead[0]
     for i in range(1, len(trick.plays)):
@@ -73,6 +74,36 @@ def greedy_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     return (min(junk, key=key),)
 
 
+def _multi_follow(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
+    """Follow a pair, tractor or throw: shape-matching low cards, or high ones to take points."""
+    trick = rnd.trick
+    ctx = rnd.ctx
+    assert trick is not None and ctx is not None and trick.lead_comps is not None
+    hand = rnd.hands[seat]
+    eff = ctx.eff
+    lead = trick.plays[0]
+    n = len(lead)
+    e = eff[lead[0]]
+    suit = [c for c in hand if eff[c] == e]
+    comps = trick.lead_comps
+    best_i = trick_winner(trick.plays, ctx, comps)
+    ours = same_side(rnd.is_attacker, trick.seats[best_i], seat)
+    if len(suit) <= n:
+        rest = sorted((c for c in hand if eff[c] != e), key=lambda c: (eff[c] == TRUMP, POINTS[c] * (-1 if ours else 1),
+                                                                       ctx.order[c]))
+        if not suit and not ours and sum(1 for c in hand if eff[c] == TRUMP) >= n:
+            ruff = tuple(structured_pick([c for c in hand if eff[c] == TRUMP], comps, ctx, low=True))
+            if trick_winner([*trick.plays, ruff], ctx, comps) == len(trick.plays):
+                return ruff
+        return tuple(suit + rest[: n - len(suit)])
+    for low in (ours or rng.random() < 0.5, not (ours or rng.random() < 0.5)):
+        pick = tuple(structured_pick(suit, comps, ctx, low=low))
+        if follow_reason(lead, hand, pick, ctx, comps) is None:
+            if low or ours or trick_winner([*trick.plays, pick], ctx, comps) == len(trick.plays):
+                return pick
+    return random_play(rnd, seat, rng)
+
+
 def _lead(hand: list[int], eff: tuple[int, ...], order: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
     seen: dict[int, int] = {}
     pair = None
@@ -96,13 +127,16 @@ def _lead(hand: list[int], eff: tuple[int, ...], order: tuple[int, ...], rng: ra
 Policy = Callable[[Round, int, random.Random], tuple[int, ...]]
 
 
-def rollout(rnd: Round, rng: random.Random, policy: Policy | None = None) -> None:
-    """Play ``rnd`` to the end with ``policy`` (default: greedy), in place."""
+def rollout(rnd: Round, rng: random.Random, policy: Policy | None = None) -> int:
+    """Play ``rnd`` to the end with ``policy`` (default: greedy), in place; returns the plays made."""
     pick = policy or greedy_play
+    steps = 0
     while rnd.phase == Phase.PLAY:
         seat = rnd.turn
         assert seat is not None
         rnd.apply_unchecked(Play(seat, pick(rnd, seat, rng)))
+        steps += 1
+    return steps
 
 
 def value(rnd: Round, seat: int) -> float:

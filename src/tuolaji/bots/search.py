@@ -6,8 +6,10 @@ in that same sample to the end with the fast rollout policy, and picks the candi
 the best average outcome in levels. Using one sample for all candidates (common random
 numbers) makes the comparison much less noisy than separate samples would.
 
-Budget: ``iterations`` samples at most, and ``time`` seconds at most (checked between
-samples, with the next sample's expected cost, so one decision stays near the limit).
+Budget: ``steps`` simulated plays per decision (so late, short rollouts get more samples than
+early, long ones, and the result does not depend on the machine's speed), at most
+``iterations`` samples, and ``time`` seconds as a safety cap (checked between samples with the
+next sample's expected cost).
 Declaring and burying use the heuristic.
 """
 
@@ -25,16 +27,18 @@ from .memory import remember
 from .registry import register
 from .rollout import POLICIES, rollout, value
 
-DEFAULT_ITERATIONS = 40
-DEFAULT_TIME = 0.8  # seconds; the p95 target is 1 s on one core
+DEFAULT_STEPS = 24_000  # simulated plays per decision: ~0.25 s on one core
+DEFAULT_ITERATIONS = 200
+DEFAULT_TIME = 1.0  # seconds, a cap; the step budget normally ends the search well before
 
 
 class SearchBot(Bot):
     name = "search"
 
-    def __init__(self, seed: int | None = None, *, iterations: int = DEFAULT_ITERATIONS, time: float = DEFAULT_TIME,
-                 candidates: int = 6, margin: float = 0.0, policy: str = "greedy") -> None:
+    def __init__(self, seed: int | None = None, *, steps: int = DEFAULT_STEPS, iterations: int = DEFAULT_ITERATIONS,
+                 time: float = DEFAULT_TIME, candidates: int = 6, margin: float = 0.0, policy: str = "greedy") -> None:
         self.rng = random.Random(seed)
+        self.steps = steps
         self.iterations = iterations
         self.time = time
         self.candidates = candidates
@@ -57,15 +61,15 @@ class SearchBot(Bot):
             return cands[0]
         totals = [0.0] * len(cands)
         start = _time.perf_counter()
-        done = 0
-        while done < self.iterations:
+        done = steps = 0
+        while done < self.iterations and steps < self.steps:
             hands, kitty = sample_hidden(obs, mem, self.rng)
             base = build_round(obs, hands, kitty)
             seed = self.rng.getrandbits(32)
             for i, cand in enumerate(cands):
                 rnd = base.copy()
                 rnd.apply_unchecked(Play(obs.seat, cand))
-                rollout(rnd, random.Random(seed), self.policy)
+                steps += 1 + rollout(rnd, random.Random(seed), self.policy)
                 totals[i] += value(rnd, obs.seat)
             done += 1
             spent = _time.perf_counter() - start
@@ -78,4 +82,4 @@ class SearchBot(Bot):
 
 register("search", lambda seed, **kw: SearchBot(seed, **kw))
 
-__all__ = ["SearchBot", "DEFAULT_ITERATIONS", "DEFAULT_TIME"]
+__all__ = ["SearchBot", "DEFAULT_STEPS", "DEFAULT_ITERATIONS", "DEFAULT_TIME"]

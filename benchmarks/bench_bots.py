@@ -1,0 +1,137 @@
+"""Bot strength, latency and legality benchmarks (scripts, not tests; they take minutes to hours).
+
+    python benchmarks/bench_bots.py ladder  [--deals-hr 1000] [--deals-sh 2000] [--workers N]
+    python benchmarks/bench_bots.py latency [--deals 10]          # one core, default search budget
+    python benchmarks/bench_bots.py illegal [--deals 100000] [--workers N]
+    python benchmarks/bench_bots.py budget  [--deals 200] [--workers N]
+
+Each prints a JSON line per measurement and a pass/fail line for the targets of issue 4:
+heuristic beats random in >= 95 % of duplicate deals; search beats heuristic with a paired
+level gain whose 95 % lower bound is above 0 and >= 60 % of deals won; search decisions take
+p95 <= 1 s and max <= 2 s on one core; no illegal action in random and heuristic play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from typing import Any
+
+from tuolaji.bots.registry import make_bot
+from tuolaji.ruleset import load_rules
+from tuolaji.sim.latency import Histogram
+from tuolaji.sim.tournament import processes, run_tournament, serial
+
+
+def _run(a: str, b: str, deals: int, workers: int, seed: int, rules: str | None = None) -> dict[str, Any]:
+    runner = processes(workers) if workers > 1 else serial
+    t0 = time.perf_counter()
+    (res,) = run_tournament([(a, b)], load_rules(rules), seed=seed, deals=deals, runner=runner, workers=workers)
+    out = res.summary()
+    out["seconds"] = round(time.perf_counter() - t0, 1)
+    print(json.dumps(out), flush=True)
+    return out
+
+
+def ladder(args: argparse.Namespace) -> bool:
+    hr = _run("heuristic", "random", args.deals_hr, args.workers, args.seed)
+    sh = _run(args.search, "heuristic", args.deals_sh, args.workers, args.seed)
+    ok_hr = hr["a_deal_win_rate"] >= 0.95
+    ok_sh = sh["ci95"][0] > 0 and sh["a_deal_win_rate"] >= 0.60
+    print(f"heuristic vs random: {hr['a_deal_win_rate']:.1%} deals won ({'PASS' if ok_hr else 'FAIL'} >= 95%)")
+    print(f"search vs heuristic: {sh['a_level_gain_per_deal']:+.3f} levels/deal, 95% CI {sh['ci95']}, "
+          f"{sh['a_deal_win_rate']:.1%} deals won ({'PASS' if ok_sh else 'FAIL'}: lower bound > 0 and >= 60%)")
+    return ok_hr and ok_sh
+
+
+def latency(args: argparse.Namespace) -> bool:
+    """Time only the search bot's play decisions (declaring and burying are the heuristic's)."""
+    from tuolaji.bots.search import SearchBot
+    from tuolaji.ruleset import load_rules as _rules
+    from tuolaji.sim.runner import Round, SideStats, Stepper, _Solo, duplicate_deck
+
+    hist = Histogram()
+    iters = Histogram()
+    rules = _rules(None)
+
+    class Timed(SearchBot):
+        def play(self, obs: Any) -> tuple[int, ...]:
+            t0 = time.perf_counter()
+            out = super().play(obs)
+            hist.add(time.perf_counter() - t0)
+            iters.add(self.last_iterations * 1e-6)  # stored as "seconds" = iterations in millions
+            return out
+
+    from tuolaji.engine.round import Phase
+
+    for i in range(args.deals):
+        deck, level, dealer = duplicate_deck(rules, args.seed, i)
+        for g in range(2):
+            bots = [Timed(i * 8 + s) if s % 2 == g else make_bot("heuristic", seed=s) for s in range(4)]
+            rnd = Round(rules=rules, deck=deck, level=level, dealer=dealer)
+            stepper = Stepper(_Solo(rnd), bots, [SideStats() for _ in range(4)], random.Random(i))
+            while rnd.phase != Phase.DONE:
+                stepper.step()
+    s = hist.summary_ms()
+    out = {"decisions": hist.n, "latency_ms": s, "iterations_p50": round(iters.quantile(0.5) * 1e6),
+           "iterations_p95": round(iters.quantile(0.95) * 1e6)}
+    print(json.dumps(out))
+    ok = s["p95"] <= 1000 and s["max"] <= 2000
+    print(f"search latency p95 {s['p95']:.0f} ms, max {s['max']:.0f} ms ({'PASS' if ok else 'FAIL'}: <= 1000 / 2000 ms)")
+    return ok
+
+
+def illegal(args: argparse.Namespace) -> bool:
+    total = 0
+    for a, b in (("random", "random"), ("heuristic", "heuristic"), ("heuristic", "random")):
+        n = args.deals // 3 + 1
+        out = _run(a, b, n, args.workers, args.seed)
+        total += out["illegal"]
+    print(f"illegal actions over {3 * (args.deals // 3 + 1)} duplicate deals (x2 games): {total} "
+          f"({'PASS' if total == 0 else 'FAIL'})")
+    return total == 0
+
+
+def budget(args: argparse.Namespace) -> bool:
+    rows = []
+    for it in args.iterations:
+        spec = f"search:iterations={it},time=30" if it else "heuristic"
+        out = _run(spec, "heuristic", args.deals, args.workers, args.seed)
+        rows.append((it, out))
+    print("| samples per decision | levels/deal vs heuristic (95% CI) | deals won | search ms p50 / p95 |")
+    print("| --- | --- | --- | --- |")
+    for it, out in rows:
+        lat = out["latency_ms"]["a"]
+        print(f"| {it} | {out['a_level_gain_per_deal']:+.3f} [{out['ci95'][0]:+.3f}, {out['ci95'][1]:+.3f}] | "
+              f"{out['a_deal_win_rate']:.1%} | {lat['p50']:.0f} / {lat['p95']:.0f} |")
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    for name in ("ladder", "latency", "illegal", "budget"):
+        s = sub.add_parser(name)
+        s.add_argument("--workers", type=int, default=1)
+        s.add_argument("--seed", type=int, default=2026)
+        if name == "ladder":
+            s.add_argument("--deals-hr", type=int, default=1000)
+            s.add_argument("--deals-sh", type=int, default=2000)
+            s.add_argument("--search", default="search")
+        elif name == "latency":
+            s.add_argument("--deals", type=int, default=10)
+        elif name == "illegal":
+            s.add_argument("--deals", type=int, default=100_000)
+        else:
+            s.add_argument("--deals", type=int, default=200)
+            s.add_argument("--iterations", type=int, nargs="+", default=[0, 4, 10, 20, 40])
+    args = p.parse_args(argv)
+    ok = {"ladder": ladder, "latency": latency, "illegal": illegal, "budget": budget}[args.cmd](args)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
