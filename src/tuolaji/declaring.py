@@ -65,6 +65,18 @@ def read_bid(seat: int, cards: Sequence[int], level_rank: int, rules: RuleSet) -
     return Bid(seat, card, count, count, suit, joker)
 
 
+def shown_cards(seat: int, cards: Sequence[int], current: Bid | None) -> list[int]:
+    """The whole declaration a seat makes by showing ``cards``.
+
+    A declarer who shows one more copy of the declared card reinforces (自保/加固, seed 002):
+    the declaration is then everything shown so far. Showing the whole pair again means the same.
+    """
+    if (current is not None and seat == current.seat and current.trump is not None
+            and 0 < len(cards) <= current.copies and list(cards) == [current.card] * len(cards)):
+        return list(current.cards) + list(cards)
+    return list(cards)
+
+
 def _key(bid: Bid, rules: RuleSet) -> tuple[int, int]:
     if rules.suit_order_overrides and bid.trump is not None and bid.copies >= 2:
         return (bid.strength, SUIT_RANK[bid.trump])

@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 from .cards import CardError, cards_str, parse_cards
 from .combos import decompose
-from .declaring import bid_reason, read_bid
+from .declaring import bid_reason, read_bid, shown_cards
 from .ruleset import FirstRoundDealer, RuleSet, RuleSetError, load_rules
 from .scoring import kitty_multiplier, level_change, parse_level
 from .tricks import check_throw, follow_reason, lead_reason, trick_winner
@@ -156,11 +156,7 @@ def op_declare(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[s
             cards = parse_cards(b["cards"])
         except CardError as exc:
             raise JudgeError(f"in bids[{i}]: {exc}") from None
-        if (current is not None and b["seat"] == current.seat and current.trump is not None
-                and cards == [current.card]):
-            # the declarer shows one more copy of the declared card (自保/加固, seed 002): the bid
-            # is everything shown so far
-            cards = list(current.cards) + cards
+        cards = shown_cards(b["seat"], cards, current)
         try:
             bid = read_bid(b["seat"], cards, ctx.level, rules)
         except ValueError:

@@ -15,7 +15,7 @@ from enum import StrEnum
 
 from ..cards import POINTS
 from ..combos import Combo, decompose
-from ..declaring import Bid, bid_reason, is_override_bid, read_bid
+from ..declaring import Bid, bid_reason, is_override_bid, read_bid, shown_cards
 from ..errors import IllegalAction
 from ..ruleset import FirstRoundDealer, NoDeclaration, Partnership, RuleSet, ThrowPenalty
 from ..scoring import kitty_multiplier, level_change
@@ -247,10 +247,11 @@ class Round:
 
     def _read_bid(self, action: Declare, *, pairs_only: bool) -> Bid:
         hand = self.hands[action.seat]
-        if not is_sub_multiset(action.cards, hand):
+        cards = shown_cards(action.seat, action.cards, self.bid)
+        if not is_sub_multiset(cards, hand):
             raise IllegalAction("not_in_hand")
         try:
-            bid = read_bid(action.seat, action.cards, self.level, self.rules)
+            bid = read_bid(action.seat, cards, self.level, self.rules)
         except ValueError as exc:
             raise IllegalAction("bad_declaration", why=str(exc)) from None
         if pairs_only and not is_override_bid(bid):
@@ -295,7 +296,7 @@ class Round:
             self.passes = 0
 
     def _declare(self, action: Declare) -> None:
-        bid = read_bid(action.seat, action.cards, self.level, self.rules)
+        bid = read_bid(action.seat, shown_cards(action.seat, action.cards, self.bid), self.level, self.rules)
         previous = self.bid
         self.bid = bid
         if self.first_bidder is None:
