@@ -1,0 +1,305 @@
+"""The round and match engine on rules that are not judge questions (RULES.md §1, §3, §6–§8),
+and the golden playthrough (tests/golden/, regenerate with ``python tests/golden/regenerate.py``)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from playthrough import play_to, step
+from tuolaji.cards import new_deck, parse_card, parse_cards
+from tuolaji.engine.actions import Action, Bury, Deal, Declare, Pass, Play
+from tuolaji.engine.events import Dealt, Played, Redealt, TrumpFixed
+from tuolaji.engine.legal import legal_actions, legal_plays
+from tuolaji.engine.match import Match
+from tuolaji.engine.round import Phase, Round
+from tuolaji.errors import IllegalAction
+from tuolaji.record import dumps, from_record, to_record
+from tuolaji.ruleset import RuleSet
+
+RULES = RuleSet()
+GOLDEN = Path(__file__).parent / "golden" / "match_seed157.json"
+
+
+def deck_for(hands: dict[int, str], kitty: str, *, seed: int = 0, start_seat: int = 0) -> list[int]:
+    """A deal order giving the listed seats (at least) the listed cards and the kitty its first cards."""
+    rest = Counter(new_deck(2))
+    fixed = {s: parse_cards(h) for s, h in hands.items()}
+    head = parse_cards(kitty)
+    for cards in [*fixed.values(), head]:
+        rest.subtract(cards)
+    assert not -rest, "more copies than two decks hold"
+    pool = list(rest.elements())
+    random.Random(seed).shuffle(pool)
+    full = {}
+    for s in range(4):
+        mine = fixed.get(s, [])
+        full[s] = mine + [pool.pop() for _ in range(25 - len(mine))]
+    kit = head + [pool.pop() for _ in range(8 - len(head))]
+    assert not pool
+    deck = [full[(start_seat + i) % 4][i // 4] for i in range(100)]
+    return deck + kit
+
+
+def deal_all(rnd: Round) -> None:
+    while rnd.phase == Phase.DEAL:
+        rnd.apply(Deal())
+
+
+def pass_all(rnd: Round) -> None:
+    while rnd.phase == Phase.DECLARE:
+        assert rnd.turn is not None
+        rnd.apply(Pass(rnd.turn))
+
+
+def refused(rnd: Round | Match, action: Action, code: str) -> None:
+    with pytest.raises(IllegalAction) as info:
+        rnd.apply(action)
+    assert info.value.code == code, (info.value.code, code)
+    assert info.value.message("en") and info.value.message("zh")
+
+
+# ------------------------------------------------------------------ the deal
+def test_cards_are_dealt_one_at_a_time_counter_clockwise() -> None:
+    deck = new_deck(2)
+    random.Random(1).shuffle(deck)
+    rnd = Round(rules=RULES, deck=deck, level=2, dealer=3)
+    deal_all(rnd)
+    dealt = [e for e in rnd.events if isinstance(e, Dealt)]
+    assert [e.seat for e in dealt] == [(3 + i) % 4 for i in range(100)]
+    assert [e.card for e in dealt] == deck[:100]
+    assert [len(h) for h in rnd.hands] == [25] * 4 and len(rnd.kitty) == 8
+    assert rnd.phase == Phase.DECLARE and rnd.turn == 3
+
+
+# ------------------------------------------------------------------ declaring (§8)
+def test_first_declarer_deals_the_first_round_even_when_overridden() -> None:
+    deck = deck_for({2: "H2", 1: "S2 S2"}, "D9")
+    rnd = Round(rules=RULES, deck=deck, level=2, dealer=None)
+    for _ in range(40):
+        rnd.apply(Deal())
+    rnd.apply(Declare(2, (parse_card("H2"),)))
+    rnd.apply(Deal())
+    rnd.apply(Declare(1, parse_cards("S2 S2")))
+    deal_all(rnd)
+    pass_all(rnd)
+    fixed = [e for e in rnd.events if isinstance(e, TrumpFixed)][0]
+    assert (fixed.trump, fixed.dealer, rnd.dealer) == (0, 2, 2)
+    assert rnd.phase == Phase.BURY and rnd.turn == 2 and len(rnd.hands[2]) == 33
+
+
+def test_declarations_during_the_deal() -> None:
+    deck = deck_for({0: "H5 H5 S5 S5 LJ LJ", 1: "C5 C5 D5 BJ BJ"}, "D9", seed=2)
+    rnd = Round(rules=RULES, deck=deck, level=5, dealer=0)
+    while rnd.phase == Phase.DEAL:
+        rnd.apply(Deal())
+        if rnd.dealt == 40:  # everyone holds their first ten cards
+            break
+    assert not Counter(parse_cards("H5 H5 S5 S5 LJ LJ")) - Counter(rnd.hands[0])  # dealt first
+    other = next(c for c in rnd.hands[0] if c < 52 and c % 13 + 2 != 5)
+    refused(rnd, Declare(0, (other,)), "bad_declaration")
+    refused(rnd, Declare(0, parse_cards("BJ BJ")), "not_in_hand")
+    refused(rnd, Declare(1, parse_cards("BJ")), "bad_declaration")
+    refused(rnd, Declare(1, parse_cards("C5 D5")), "bad_declaration")
+    rnd.apply(Declare(0, parse_cards("H5")))
+    refused(rnd, Declare(1, parse_cards("C5")), "weak_declaration")  # a single does not override a single
+    refused(rnd, Declare(0, parse_cards("S5 S5")), "self_override")
+    rnd.apply(Declare(0, parse_cards("H5 H5")))  # reinforcing (加固)
+    refused(rnd, Declare(1, parse_cards("C5 C5")), "weak_declaration")  # a reinforced pair stands
+    rnd.apply(Declare(1, parse_cards("BJ BJ")))
+    refused(rnd, Declare(0, parse_cards("LJ LJ")), "weak_declaration")
+    assert rnd.bid is not None and rnd.bid.trump is None and rnd.bid.seat == 1
+    deal_all(rnd)
+    pass_all(rnd)
+    fixed = [e for e in rnd.events if isinstance(e, TrumpFixed)][0]
+    assert fixed.trump is None and fixed.dealer == 0, "after the first round the dealer stays (no-trump by BJ BJ)"
+
+
+def test_no_declaration_after_the_first_round_takes_the_kitty_suit() -> None:
+    for kitty, suit in (("C9", 2), ("BJ LJ D3", 3), ("S4", 0)):
+        rnd = Round(rules=RULES, deck=deck_for({}, kitty, seed=5), level=7, dealer=1)
+        deal_all(rnd)
+        levels_held = [c for h in rnd.hands for c in h if c < 52 and c % 13 + 2 == 7]
+        assert levels_held  # nobody chose to declare though they could
+        pass_all(rnd)
+        fixed = [e for e in rnd.events if isinstance(e, TrumpFixed)][0]
+        assert (fixed.trump, fixed.source, fixed.dealer) == (suit, "kitty_first", 1)
+
+
+def test_no_declaration_in_the_first_round_redeals() -> None:
+    match = Match(seed=3)
+    rnd = match.round
+    while rnd.phase == Phase.DEAL:
+        match.apply(Deal())
+    for seat in (0, 1, 2, 3):
+        match.apply(Pass(seat))
+    assert rnd.redeal and any(isinstance(e, Redealt) for e in rnd.events)
+    assert match.round is not rnd and match.round.dealer is None and match.deals[1] != match.deals[0]
+    assert match.levels == [0, 0]
+
+
+def test_no_declaring_after_the_kitty_is_picked_up() -> None:
+    rnd = Round(rules=RULES, deck=deck_for({3: "D2"}, "C9"), level=2, dealer=0)
+    deal_all(rnd)
+    pass_all(rnd)
+    assert rnd.phase == Phase.BURY
+    refused(rnd, Declare(3, parse_cards("D2")), "wrong_phase")
+    kitty_cards = rnd.hands[0][25:]
+    level_in_kitty = [c for c in kitty_cards if c % 13 == 0 and c < 52]
+    if level_in_kitty:  # cards from the kitty cannot be used either
+        refused(rnd, Declare(0, (level_in_kitty[0],)), "wrong_phase")
+
+
+# ------------------------------------------------------------------ burying (§6)
+def test_burying() -> None:
+    rnd = Round(rules=RULES, deck=deck_for({}, "C9"), level=2, dealer=0)
+    deal_all(rnd)
+    pass_all(rnd)
+    hand = rnd.hands[0]
+    refused(rnd, Bury(1, tuple(rnd.hands[1][:8])), "not_dealer")
+    refused(rnd, Bury(0, tuple(hand[:7])), "wrong_kitty_size")
+    missing = next(c for c in range(54) if c not in hand)
+    refused(rnd, Bury(0, (missing, *hand[:7])), "not_in_hand")
+    refused(rnd, Play(0, (hand[0],)), "wrong_phase")
+    before = [list(h) for h in rnd.hands]
+    rnd.apply(Bury(0, tuple(hand[:8])))
+    assert sorted(rnd.kitty) == sorted(before[0][:8]) and len(rnd.hands[0]) == 25
+    assert rnd.phase == Phase.PLAY and rnd.turn == 0, "the dealer leads the first trick"
+    from tuolaji.engine.view import round_view
+
+    assert round_view(rnd, 0)["kitty"] is not None
+    assert all(round_view(rnd, s)["kitty"] is None for s in (1, 2, 3, None))
+
+
+# ------------------------------------------------------------------ throws in the engine (§3)
+def _ready(hands: dict[int, str], kitty: str, level: int, bury: str) -> Round:
+    rnd = Round(rules=RULES, deck=deck_for(hands, kitty, seed=11), level=level, dealer=0)
+    deal_all(rnd)
+    pass_all(rnd)
+    rnd.apply(Bury(0, tuple(parse_cards(bury))))
+    return rnd
+
+
+def test_a_failed_throw_plays_the_forced_combination_and_keeps_the_rest() -> None:
+    # level 2, hearts trump (the kitty's first card). Seat 0 throws SAA + SQ; seat 1 holds SK.
+    rnd = _ready({0: "SA SA SQ C3 C3 C4 C4 C6 C6 C7 C7", 1: "SK S3 S4", 2: "SK S5", 3: "S6 S8"}, "H3", 2,
+                 "C3 C3 C4 C4 C6 C6 C7 C7")
+    assert rnd.ctx is not None and rnd.ctx.trump == 1
+    rnd.apply(Play(0, tuple(parse_cards("SA SA SQ"))))
+    played = [e for e in rnd.events if isinstance(e, Played)][-1]
+    assert played.cards == tuple(parse_cards("SQ")) and played.attempted == tuple(parse_cards("SA SA SQ"))
+    assert Counter(rnd.hands[0])[parse_card("SA")] == 2, "the rest of the throw returns to the hand"
+    assert rnd.trick is not None and rnd.trick.plays == [tuple(parse_cards("SQ"))]
+    assert rnd.turn == 1
+    refused(rnd, Play(1, tuple(parse_cards("S3 S4"))), "wrong_count")  # follow the forced single
+    spades = [c for c in rnd.hands[1] if c // 13 == 0 and c % 13 != 0]
+    assert set(legal_plays(rnd, 1)) == {(c,) for c in spades}
+
+
+def test_a_valid_throw_stands() -> None:
+    rnd = _ready({0: "SA SA SK C3 C3 C4 C4 C6 C6 C7 C7", 1: "SK S3", 2: "SQ SQ", 3: "S6 S8"}, "H3", 2,
+                 "C3 C3 C4 C4 C6 C6 C7 C7")
+    rnd.apply(Play(0, tuple(parse_cards("SA SA SK"))))  # SAA is the top pair, the other SK only equals SK
+    played = [e for e in rnd.events if isinstance(e, Played)][-1]
+    assert played.attempted is None and sorted(played.cards) == sorted(parse_cards("SA SA SK"))
+    assert rnd.turn == 1 and rnd.trick is not None and len(rnd.trick.plays[0]) == 3
+
+
+# ------------------------------------------------------------------ turns and refusals
+def test_turns_and_refusals() -> None:
+    match, rng = play_to(8, 0)
+    refused(match, Play(0, (1,)), "wrong_phase")
+    refused(match, Pass(0), "wrong_phase")
+    while match.round.phase != Phase.PLAY:
+        step(match, rng)
+    rnd = match.round
+    turn = rnd.turn
+    assert turn is not None
+    refused(match, Play((turn + 1) % 4, (rnd.hands[(turn + 1) % 4][0],)), "not_your_turn")
+    refused(match, Play(turn, ()), "empty_play")
+    refused(match, Play(7, (1,)), "bad_seat")
+    refused(match, Deal(), "wrong_phase")
+    hand = rnd.hands[turn]
+    mixed = next(((a, b) for a in hand for b in hand if rnd.ctx and rnd.ctx.eff[a] != rnd.ctx.eff[b]), None)
+    if mixed:
+        refused(match, Play(turn, mixed), "mixed_suits")
+
+
+def test_play_goes_round_the_table_and_the_winner_leads() -> None:
+    match, _ = play_to(12, 1200)
+    for rnd in match.rounds:
+        for trick in rnd.tricks:
+            assert trick.seats == [(trick.leader + i) % 4 for i in range(4)]
+
+
+def test_legal_actions_in_each_phase() -> None:
+    match, rng = play_to(14, 0)
+    rnd = match.round
+    assert list(legal_actions(rnd, 0)) == [] or all(isinstance(a, Declare) for a in legal_actions(rnd, 0))
+    while rnd.phase != Phase.DECLARE:
+        step(match, rng, declare_p=0.0)
+    assert rnd.turn is not None
+    acts = list(legal_actions(rnd, rnd.turn))
+    assert Pass(rnd.turn) in acts
+    assert list(legal_actions(rnd, (rnd.turn + 1) % 4)) == []
+
+
+def test_a_finished_match_refuses_everything() -> None:
+    from playthrough import play_match
+
+    match = play_match(2)
+    refused(match, Deal(), "match_over")
+    refused(match, Pass(0), "match_over")
+
+
+# ------------------------------------------------------------------ golden playthrough
+def _golden() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    return data
+
+
+def _actions(events: list[dict[str, Any]]) -> list[Action]:
+    out: list[Action] = []
+    for e in events:
+        kind = e["e"]
+        if kind == "dealt":
+            out.append(Deal())
+        elif kind == "declared":
+            out.append(Declare(e["seat"], tuple(parse_cards(e["cards"]))))
+        elif kind == "passed":
+            out.append(Pass(e["seat"]))
+        elif kind == "buried":
+            out.append(Bury(e["seat"], tuple(parse_cards(e["cards"]))))
+        elif kind == "played":
+            out.append(Play(e["seat"], tuple(parse_cards(e.get("attempted") or e["cards"]))))
+    return out
+
+
+def test_golden_playthrough_loads_identically() -> None:
+    """Replaying the stored actions re-derives every stored event: trump, tricks, points, results."""
+    golden = _golden()
+    match = from_record(golden)
+    assert to_record(match) == golden
+    assert match.over and match.winner == golden["events"][-1]["winner"]
+
+
+def test_golden_playthrough_replays_from_the_seed() -> None:
+    """The same seed deals the same cards; the stored actions then give the identical record."""
+    golden = _golden()
+    match = Match(rules=RuleSet.from_dict(golden["rules"]), seed=golden["seed"])
+    for action in _actions(golden["events"]):
+        match.apply(action)
+    assert json.loads(dumps(match)) == golden
+
+
+def test_golden_playthrough_is_the_default_game() -> None:
+    golden = _golden()
+    rules = RuleSet.from_dict(golden["rules"])
+    assert rules.replace(name="classic", description=RULES.description) == RULES
+    summary = [(e["team"], e["levels"], e["attacker_points"]) for e in golden["events"] if e["e"] == "round_ended"]
+    assert len(summary) == 14 and summary[0][0] in ("dealer", "attackers")
