@@ -214,6 +214,8 @@ def handle_line(line: str) -> dict[str, Any]:
         req = json.loads(line)
     except json.JSONDecodeError as exc:
         return {"id": None, "error": f"not valid JSON: {exc.msg} at column {exc.colno}"}
+    except (RecursionError, ValueError) as exc:  # e.g. nesting too deep to decode
+        return {"id": None, "error": f"not valid JSON: {exc}"}
     return handle(req)
 
 
