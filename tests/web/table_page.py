@@ -1,0 +1,70 @@
+"""Driving the table page like a player: read what the page shows, click what a player clicks."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+Page = Any
+
+
+def phase(page: Page) -> str:
+    return page.get_attribute(".table-page", "data-phase") or ""
+
+
+def my_turn(page: Page) -> bool:
+    return page.get_attribute(".table-page", "data-my-turn") == "true"
+
+
+def hand(page: Page) -> list[str]:
+    return page.eval_on_selector_all("#hand .hand-card", "els => els.map(e => e.dataset.card)")
+
+
+def wait_js(page: Page, script: str, arg: Any = None, timeout: float = 20_000) -> None:
+    page.wait_for_function(script, arg=arg, timeout=timeout)
+
+
+def act(page: Page) -> bool:
+    """Take the pending decision through the page (hint, then play / bury / pass); False if none."""
+    if phase(page) == "between" or not my_turn(page):
+        return False
+    ph = phase(page)
+    if ph in ("declare", "override"):
+        page.locator("#btn-pass").click()
+        wait_js(page, "() => document.querySelector('.table-page').dataset.myTurn !== 'true' || "
+                      "document.querySelector('.table-page').dataset.phase !== 'declare'")
+        return True
+    if ph == "bury":
+        page.locator("#btn-hint").click()
+        page.locator("#btn-bury:not([disabled])").click()
+        wait_js(page, "() => document.querySelector('.table-page').dataset.phase !== 'bury'")
+        return True
+    if ph == "play":
+        n = len(hand(page))
+        page.locator("#btn-hint").click()
+        page.locator("#hand .hand-card.selected").first.wait_for()
+        page.locator("#btn-play:not([disabled])").click()
+        wait_js(page, "n => document.querySelectorAll('#hand .hand-card').length < n || "
+                      "document.querySelector('.table-page').dataset.phase === 'between'", n)
+        return True
+    return False
+
+
+def play_until(pages: list[Page], done: Any, timeout: float = 240.0) -> None:
+    """Act on whichever page has a decision until ``done()``; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError("the game did not get there in time; phases: " + ", ".join(phase(p) for p in pages))
+        if not any(act(p) for p in pages):
+            pages[0].wait_for_timeout(60)
+
+
+def new_game(page: Page, base: str, *, speed: str = "instant", difficulty: str = "easy") -> str:
+    page.goto(base + "/")
+    page.select_option("#speed", speed)
+    page.select_option("#difficulty", difficulty)
+    page.click("#btn-new-game")
+    page.wait_for_url("**/r/*")
+    page.locator("#hand .hand-card").first.wait_for()
+    return str(page.url.rstrip("/").rsplit("/", 1)[1])

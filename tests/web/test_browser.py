@@ -1,0 +1,236 @@
+"""Real Chromium plays through the page: a whole round against bots, two browsers in one LAN room,
+a reload mid-round, a server restart mid-game, declaring during the deal, phone size, Chinese."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytest.importorskip("starlette")
+
+from table_page import act, hand, my_turn, new_game, phase, play_until, wait_js  # noqa: E402
+
+from tuolaji.server.app import lan_addresses  # noqa: E402
+from tuolaji.server.testing import LiveServer  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(tmp_path_factory.mktemp("db") / "games.sqlite3", host="0.0.0.0", allow_seed=True) as s:
+        yield s
+
+
+def console_errors(page: Any) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return errors
+
+
+def test_a_whole_round_against_the_computer(srv: LiveServer, context: Any) -> None:
+    page = context.new_page()
+    errors = console_errors(page)
+    new_game(page, srv.url)
+    assert page.locator("#levels").inner_text()
+    # keyboard: move along the hand and select with the space bar, Escape clears
+    page.locator("#hand .hand-card").first.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Space")
+    assert page.locator("#hand .hand-card[aria-selected='true']").count() == 1
+    page.keyboard.press("Escape")
+    assert page.locator("#hand .hand-card[aria-selected='true']").count() == 0
+    play_until([page], lambda: phase(page) == "between")
+    summary = page.locator("#summary")
+    summary.wait_for()
+    total = int(page.locator("#summary-total").inner_text())
+    assert 0 <= total <= 400
+    assert page.locator("#summary .kitty-end .card").count() == 8, "the kitty is shown at the end"
+    assert page.locator("#summary-result").inner_text()
+    assert page.locator("#review").is_visible()
+    page.click("#btn-next-round")
+    wait_js(page, "() => document.querySelector('.table-page').dataset.phase !== 'between'")
+    page.locator("#hand .hand-card").first.wait_for()
+    assert "2" in page.locator(".topbar .round").inner_text()
+    assert not errors, errors
+
+
+def test_two_browsers_play_in_one_lan_room(srv: LiveServer, browser: Any) -> None:
+    lan = httpx.get(srv.url + "/api/info").json()["lan_urls"]
+    base = lan[0].rstrip("/") if lan else srv.url
+    if not lan:
+        ip = (lan_addresses() or ["127.0.0.1"])[0]
+        base = f"http://{ip}:{srv.port}"
+    ctx_a = browser.new_context(viewport={"width": 1200, "height": 800}, locale="en-US")
+    ctx_b = browser.new_context(viewport={"width": 1200, "height": 800}, locale="zh-CN")
+    a, b = ctx_a.new_page(), ctx_b.new_page()
+    errors = console_errors(a) + console_errors(b)
+    a.goto(base + "/")
+    a.select_option("#speed", "instant")
+    a.select_option("#difficulty", "easy")
+    a.fill("#name", "Alice")
+    a.click("#btn-create-room")
+    a.locator("#lobby").wait_for()
+    link = a.locator("#share-link").inner_text()
+    assert link.startswith(base), (link, base)
+    b.goto(link)
+    b.locator("#lobby").wait_for()
+    b.click("[data-sit='2']")
+    a.locator("#lobby .lobby-seat:nth-child(3) strong").filter(has_not_text="—").wait_for()
+    wait_js(a, "() => document.querySelectorAll('[data-sit]').length === 2")
+    a.click("#btn-start")
+    b.locator("#hand .hand-card").first.wait_for()
+    assert b.get_attribute(".table-page", "data-seat") == "2"
+    assert a.get_attribute(".table-page", "data-seat") == "0"
+    play_until([a, b], lambda: phase(a) == "between" and phase(b) == "between")
+    assert a.locator("#summary-total").inner_text() == b.locator("#summary-total").inner_text()
+    # both confirm, and the next round deals to both
+    a.click("#btn-next-round")
+    b.click("#btn-next-round")
+    for p in (a, b):
+        wait_js(p, "() => document.querySelector('.table-page').dataset.phase !== 'between'")
+    assert not errors, errors
+    ctx_a.close()
+    ctx_b.close()
+
+
+def test_reload_mid_round_resumes(srv: LiveServer, context: Any) -> None:
+    page = context.new_page()
+    new_game(page, srv.url)
+    play_until([page], lambda: phase(page) == "play" and my_turn(page) and len(hand(page)) <= 22)
+    before = hand(page)
+    page.reload()
+    page.locator("#hand .hand-card").first.wait_for()
+    wait_js(page, "() => document.querySelector('.table-page').dataset.myTurn === 'true'")
+    assert hand(page) == before
+    assert act(page)
+    assert len(hand(page)) < len(before) or phase(page) == "between"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen([sys.executable, "-m", "tuolaji.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                             "--db", str(db), "--no-browser"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/info", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("server did not start: " + (proc.stdout.read().decode() if proc.stdout else ""))
+
+
+def test_server_restart_mid_game_resumes(tmp_path: Path, context: Any) -> None:
+    db = tmp_path / "games.sqlite3"
+    port = free_port()
+    proc = start_server(db, port)
+    try:
+        page = context.new_page()
+        code = new_game(page, f"http://127.0.0.1:{port}")
+        play_until([page], lambda: phase(page) == "play" and my_turn(page) and len(hand(page)) <= 21)
+        before = hand(page)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=20)
+        page.locator(".banner:not([hidden])").wait_for()  # the page says it is reconnecting
+        proc = start_server(db, port)
+        page.locator(".banner[hidden]").wait_for(state="attached", timeout=20_000)
+        wait_js(page, "() => document.querySelector('.table-page').dataset.myTurn === 'true'")
+        assert hand(page) == before
+        assert page.url.endswith(f"/r/{code}")
+        assert act(page)
+        # the start page lists the game to resume
+        page.goto(f"http://127.0.0.1:{port}/")
+        page.locator(f"[data-resume='{code}']").wait_for()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def test_declaring_during_the_deal(srv: LiveServer, context: Any) -> None:
+    # a deal whose first card (seat 0's) is a 2, the level, and whose next three are not: the
+    # declare button shows while the cards are still being dealt
+    from tuolaji.engine.match import Match
+
+    def good(seed: int) -> bool:
+        deck = Match(seed=seed).deals[0]
+        return deck[0] < 52 and deck[0] % 13 == 0 and all(c < 52 and c % 13 != 0 for c in deck[1:8])
+
+    seed = next(s for s in range(1000) if good(s))
+    token = "declare-test-token"
+    body = {"seed": seed, "seat": 0, "speed": "slow", "difficulty": "easy"}
+    game = httpx.post(srv.url + "/api/games", json=body, headers={"X-Tuolaji-Token": token}).json()
+    page = context.new_page()
+    page.add_init_script(f"localStorage.setItem('tuolaji.token', '{token}')")
+    page.goto(srv.url + f"/r/{game['code']}")
+    button = page.locator(".declare-btn").first
+    button.wait_for(timeout=30_000)
+    assert phase(page) == "deal"
+    button.click()
+    wait_js(page, "() => [...document.querySelectorAll('#log li')].some(li => li.textContent.includes('North (you) declares'))"
+                  " || document.querySelector('#refusal')")
+
+
+def test_phone_layout_in_chinese(srv: LiveServer, browser: Any) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN", is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    errors = console_errors(page)
+    page.goto(srv.url + "/")
+    assert page.locator("#btn-new-game").inner_text() == "开始"
+    assert page.locator("html").get_attribute("lang") == "zh-CN"
+    page.select_option("#speed", "instant")
+    page.click("#btn-new-game")
+    page.locator("#hand .hand-card").first.wait_for()
+    wait_js(page, "() => document.querySelector('.table-page').dataset.myTurn === 'true'")
+    width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1] + 1, f"the page scrolls sideways on a phone: {width}"
+    box = page.locator("#hand .hand-card").last.bounding_box()
+    assert box and box["x"] + box["width"] <= 391
+    page.locator("#hand .hand-card").first.tap(position={"x": 6, "y": 20})  # the visible strip of an overlapped card
+    assert page.locator("#hand .hand-card[aria-selected='true']").count() == 1
+    assert not errors, errors
+    ctx.close()
+
+
+def test_rules_panel_checks_settings(srv: LiveServer, context: Any) -> None:
+    page = context.new_page()
+    page.goto(srv.url + "/")
+    page.click(".rules-details summary")
+    page.fill("#rule-decks", "9")
+    page.locator("#rule-decks").dispatch_event("change")
+    page.locator(".rules-msg.bad").wait_for()
+    page.select_option("#rules-preset", "classic")
+    assert page.locator("#rules-preset").input_value() == "classic"
+
+
+def test_replay_a_finished_round(srv: LiveServer, context: Any) -> None:
+    page = context.new_page()
+    code = new_game(page, srv.url)
+    play_until([page], lambda: phase(page) == "between")
+    page.goto(srv.url + f"/replay/{code}")
+    page.locator("#rp-next").wait_for()
+    page.select_option("#replay-seat", "1")
+    page.locator("#rp-step").wait_for()
+    for _ in range(6):
+        page.click("#rp-next")
+    text = page.locator("#rp-step").inner_text()
+    assert "Trick 1" in text or "Trick 2" in text, text
+    page.click("#rp-next-trick")
+    assert page.locator(".replay-table #hand .hand-card").count() > 0
