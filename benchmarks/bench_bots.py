@@ -30,7 +30,7 @@ def _run(a: str, b: str, deals: int, workers: int, seed: int, rules: str | None 
     runner = processes(workers) if workers > 1 else serial
     t0 = time.perf_counter()
     (res,) = run_tournament([(a, b)], load_rules(rules), seed=seed, deals=deals, runner=runner, workers=workers)
-    out = res.summary()
+    out: dict[str, Any] = res.summary()
     out["seconds"] = round(time.perf_counter() - t0, 1)
     print(json.dumps(out), flush=True)
     return out
@@ -39,8 +39,8 @@ def _run(a: str, b: str, deals: int, workers: int, seed: int, rules: str | None 
 def ladder(args: argparse.Namespace) -> bool:
     hr = _run("heuristic", "random", args.deals_hr, args.workers, args.seed)
     sh = _run(args.search, "heuristic", args.deals_sh, args.workers, args.seed)
-    ok_hr = hr["a_deal_win_rate"] >= 0.95
-    ok_sh = sh["ci95"][0] > 0 and sh["a_deal_win_rate"] >= 0.60
+    ok_hr = bool(hr["a_deal_win_rate"] >= 0.95)
+    ok_sh = bool(sh["ci95"][0] > 0 and sh["a_deal_win_rate"] >= 0.60)
     print(f"heuristic vs random: {hr['a_deal_win_rate']:.1%} deals won ({'PASS' if ok_hr else 'FAIL'} >= 95%)")
     print(f"search vs heuristic: {sh['a_level_gain_per_deal']:+.3f} levels/deal, 95% CI {sh['ci95']}, "
           f"{sh['a_deal_win_rate']:.1%} deals won ({'PASS' if ok_sh else 'FAIL'}: lower bound > 0 and >= 60%)")
@@ -50,8 +50,9 @@ def ladder(args: argparse.Namespace) -> bool:
 def latency(args: argparse.Namespace) -> bool:
     """Time only the search bot's play decisions (declaring and burying are the heuristic's)."""
     from tuolaji.bots.search import SearchBot
+    from tuolaji.engine.round import Round
     from tuolaji.ruleset import load_rules as _rules
-    from tuolaji.sim.runner import Round, SideStats, Stepper, _Solo, duplicate_deck
+    from tuolaji.sim.runner import SideStats, Stepper, _Solo, duplicate_deck
 
     hist = Histogram()
     iters = Histogram()

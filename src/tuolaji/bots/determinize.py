@@ -108,9 +108,9 @@ def build_round(obs: Observation, hands: list[list[int]], kitty: list[int], rule
             if done.winner is not None:
                 rnd.seat_points[done.winner] += done.points
     if hasattr(rnd, "failed_throws"):  # for the throw-penalty variant
-        for t in obs.tricks:
-            if t.attempted is not None:
-                rnd.failed_throws[t.leader] += 1
+        for done in obs.tricks:
+            if done.attempted is not None:
+                rnd.failed_throws[done.leader] += 1
     t = obs.trick
     trick = Trick(t.leader if t is not None else obs.seat)
     if t is not None and t.plays:

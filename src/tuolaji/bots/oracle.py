@@ -18,7 +18,7 @@ from .heuristic import scored_plays
 from .memory import remember
 from .registry import register
 from .rollout import rollout, value
-from .search import SearchBot
+from .search import SearchBot, pick
 
 
 class OracleBot(SearchBot):
@@ -41,7 +41,7 @@ class OracleBot(SearchBot):
             return cands[0]
         base = rnd.copy()
         base.events = []
-        totals = [0.0] * len(cands)
+        values: list[list[float]] = [[] for _ in cands]
         start = _time.perf_counter()
         for done in range(1, self.iterations + 1):
             seed = self.rng.getrandbits(32)
@@ -49,11 +49,11 @@ class OracleBot(SearchBot):
                 r = base.copy()
                 r.apply_unchecked(Play(obs.seat, cand))
                 rollout(r, random.Random(seed), self.policy)
-                totals[i] += value(r, obs.seat)
+                values[i].append(value(r, obs.seat))
             spent = _time.perf_counter() - start
             if spent + spent / done > self.time:
                 break
-        return cands[max(range(len(cands)), key=lambda i: (totals[i], -i))]
+        return cands[pick(values, self.confidence)]
 
 
 register("oracle", lambda seed, **kw: OracleBot(seed, **kw))

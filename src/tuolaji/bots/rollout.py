@@ -17,9 +17,8 @@ from ..combos import best_top
 from ..engine.actions import Play
 from ..engine.legal import random_play
 from ..engine.round import Phase, Round
-from ..scoring import level_change
 from ..tricks import follow_reason, trick_winner
-from ..trump import TRUMP
+from ..trump import TRUMP, TrumpContext
 from .tactics import TrickState, choose_follow, choose_lead, lead_options, structured_pick
 from .teams import same_side
 
@@ -140,23 +139,17 @@ def rollout(rnd: Round, rng: random.Random, policy: Policy | None = None) -> int
 
 
 def value(rnd: Round, seat: int) -> float:
-    """The round's outcome for ``seat``'s side in levels (negative: the other side's gain).
+    """The round's outcome for ``seat``'s side, in levels on a continuous scale.
 
-    A small slope in the attackers' points breaks ties between equal level outcomes, so the
-    search prefers more points inside one scoring band too.
+    Levels move one per 40 points (two decks), so the attackers' total minus the 80-point
+    take-over mark, divided by 40, tracks the level outcome without its steps; sampled outcomes
+    then vary much less, which is what comparing candidates needs.
     """
     res = rnd.result
     assert res is not None
     unit = 40.0 * rnd.rules.decks / 2
-    if res.team == "attackers":  # taking over the deal is worth half a level on its own
-        for_attackers = res.levels + 0.5
-    else:
-        for_attackers = -float(res.levels)
-    for_attackers += (res.attacker_points - 2 * unit) / unit * 0.25
+    for_attackers = (res.attacker_points - 2 * unit) / unit
     return for_attackers if rnd.is_attacker(seat) else -for_attackers
-
-
-__all__ = ["greedy_play", "rollout", "value", "level_change"]
 
 
 class HandThreats:
@@ -164,22 +157,48 @@ class HandThreats:
 
     def __init__(self, rnd: Round) -> None:
         self.rnd = rnd
+        self._suits: dict[tuple[int, int], Counter[int]] = {}
+
+    def suit_cards(self, seat: int, suit: int) -> Counter[int]:
+        got = self._suits.get((seat, suit))
+        if got is None:
+            ctx = self.rnd.ctx
+            assert ctx is not None
+            eff = ctx.eff
+            got = self._suits[(seat, suit)] = Counter(c for c in self.rnd.hands[seat] if eff[c] == suit)
+        return got
 
     def could_beat(self, seat: int, suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:
         ctx = self.rnd.ctx
         assert ctx is not None
-        eff, order = ctx.eff, ctx.order
-        hand = self.rnd.hands[seat]
-        own = Counter(c for c in hand if eff[c] == suit)
+        order = ctx.order
+        own = self.suit_cards(seat, suit)
         has_suit = sum(own.values())
         if tier == 0 and has_suit >= n:
             return best_top(own, k, m, order) > top
         if suit == TRUMP or has_suit:
             return False
-        trumps = Counter(c for c in hand if eff[c] == TRUMP)
+        trumps = self.suit_cards(seat, TRUMP)
         if sum(trumps.values()) < n:
             return False
         return best_top(trumps, k, m, order) > (top if tier == 1 else -1)
+
+
+def _few_leads(options: list[tuple[int, ...]], ctx: TrumpContext) -> list[tuple[int, ...]]:
+    """Rollout leads: every multi-card lead, but per suit only the top and the lowest singles."""
+    eff, order = ctx.eff, ctx.order
+    out = [p for p in options if len(p) > 1]
+    singles: dict[int, list[int]] = {}
+    for p in options:
+        if len(p) == 1:
+            singles.setdefault(eff[p[0]], []).append(p[0])
+    for cards in singles.values():
+        cards.sort(key=lambda c: (order[c], POINTS[c]))
+        out.append((cards[-1],))
+        low = [c for c in cards if not POINTS[c]] or cards
+        if low[0] != cards[-1]:
+            out.append((low[0],))
+    return out
 
 
 def tactical_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
@@ -189,13 +208,13 @@ def tactical_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     assert trick is not None and ctx is not None
     hand = rnd.hands[seat]
     plays = trick.plays
+    att = [rnd.is_attacker(s) for s in range(rnd.players)]
 
     def side(a: int, b: int) -> bool:
-        return same_side(rnd.is_attacker, a, b)
+        return att[a] == att[b]
 
     tricks_left = max(1, len(hand) // len(plays[0])) if plays else len(hand)
-    st = TrickState(seat, rnd.players, hand, ctx, trick.seats, plays, trick.lead_comps, side,
-                    rnd.is_attacker(seat), tricks_left)
+    st = TrickState(seat, rnd.players, hand, ctx, trick.seats, plays, trick.lead_comps, side, att[seat], tricks_left)
     threats = HandThreats(rnd)
     if plays:
         return choose_follow(st, threats)
@@ -210,7 +229,8 @@ def tactical_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
 
     allies = [s for s in range(rnd.players) if s != seat and side(s, seat)]
     foes = [s for s in range(rnd.players) if not side(s, seat)]
-    return choose_lead(st, threats, lead_options(hand, ctx, unseen), lambda e: void(allies, e), lambda e: void(foes, e))
+    options = _few_leads(lead_options(hand, ctx, unseen), ctx)
+    return choose_lead(st, threats, options, lambda e: void(allies, e), lambda e: void(foes, e))
 
 
 POLICIES: dict[str, Policy] = {"greedy": greedy_play, "tactical": tactical_play, "random": random_play}

@@ -15,6 +15,7 @@ Declaring and burying use the heuristic.
 
 from __future__ import annotations
 
+import math
 import random
 import time as _time
 
@@ -36,13 +37,13 @@ class SearchBot(Bot):
     name = "search"
 
     def __init__(self, seed: int | None = None, *, steps: int = DEFAULT_STEPS, iterations: int = DEFAULT_ITERATIONS,
-                 time: float = DEFAULT_TIME, candidates: int = 6, margin: float = 0.0, policy: str = "greedy") -> None:
+                 time: float = DEFAULT_TIME, candidates: int = 6, confidence: float = 1.0, policy: str = "greedy") -> None:
         self.rng = random.Random(seed)
         self.steps = steps
         self.iterations = iterations
         self.time = time
         self.candidates = candidates
-        self.margin = margin  # how much better than the heuristic's pick a candidate must average
+        self.confidence = confidence  # standard errors by which a candidate must beat the heuristic's pick
         self.last_iterations = 0
         self.policy = POLICIES[policy]
 
@@ -59,7 +60,7 @@ class SearchBot(Bot):
         self.last_iterations = 0
         if len(cands) == 1 or self.iterations <= 0:
             return cands[0]
-        totals = [0.0] * len(cands)
+        values: list[list[float]] = [[] for _ in cands]
         start = _time.perf_counter()
         done = steps = 0
         while done < self.iterations and steps < self.steps:
@@ -70,16 +71,29 @@ class SearchBot(Bot):
                 rnd = base.copy()
                 rnd.apply_unchecked(Play(obs.seat, cand))
                 steps += 1 + rollout(rnd, random.Random(seed), self.policy)
-                totals[i] += value(rnd, obs.seat)
+                values[i].append(value(rnd, obs.seat))
             done += 1
             spent = _time.perf_counter() - start
             if spent + spent / done > self.time:
                 break
         self.last_iterations = done
-        best = max(range(len(cands)), key=lambda i: (totals[i] - (self.margin * done if i else 0.0), -i))
-        return cands[best]
+        return cands[pick(values, self.confidence)]
+
+
+def pick(values: list[list[float]], confidence: float) -> int:
+    """The candidate with the best mean, if it beats candidate 0 (the heuristic's choice) by
+    ``confidence`` standard errors of the paired differences; else candidate 0."""
+    n = len(values[0])
+    means = [sum(v) / n for v in values]
+    best = max(range(len(values)), key=lambda i: (means[i], -i))
+    if best == 0 or n < 2:
+        return best
+    diffs = [a - b for a, b in zip(values[best], values[0], strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return best if mean > confidence * math.sqrt(var / n) else 0
 
 
 register("search", lambda seed, **kw: SearchBot(seed, **kw))
 
-__all__ = ["SearchBot", "DEFAULT_STEPS", "DEFAULT_ITERATIONS", "DEFAULT_TIME"]
+__all__ = ["SearchBot", "pick", "DEFAULT_STEPS", "DEFAULT_ITERATIONS", "DEFAULT_TIME"]

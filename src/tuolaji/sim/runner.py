@@ -109,6 +109,7 @@ class Stepper:
     def step(self) -> None:
         rnd = self.game.round
         phase = rnd.phase
+        seat: int | None
         if phase == Phase.DEAL:
             seat = rnd.next_deal_seat
             self.game.apply(Deal())

@@ -118,8 +118,9 @@ class PairingResult:
         deals = sorted(self.deals, key=lambda d: d.index)
         matches = sorted(self.matches, key=lambda m: m.index)
         a_side, b_side = SideStats(), SideStats()
-        for d in [*deals, *matches]:
-            for mine, theirs in ((a_side, d.a), (b_side, d.b)):
+        sides: list[tuple[SideStats, SideStats]] = [(d.a, d.b) for d in deals] + [(m.a, m.b) for m in matches]
+        for da, db in sides:
+            for mine, theirs in ((a_side, da), (b_side, db)):
                 mine.latency.merge(theirs.latency)
                 mine.illegal += theirs.illegal
                 mine.faults += theirs.faults
