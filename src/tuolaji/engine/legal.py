@@ -10,12 +10,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from itertools import combinations
 
-from ..combos import _avail, _chains, decompose, structure
+from ..cards import NUM_KINDS
+from ..combos import _avail, _chains, decompose
+from ..declaring import options
 from ..tricks import follow_reason
 from ..trump import TrumpContext
-from .actions import Action, Bury, Deal, Declare, Pass, Play
+from .actions import Action, Bury, CallFriend, Declare, Pass, Play, Redeal
 from .round import Phase, Round
 
 
@@ -116,18 +117,22 @@ def is_legal(rnd: Round, action: Action) -> bool:
 
 
 def legal_actions(rnd: Round, seat: int) -> Iterator[Action]:
-    """Every action ``seat`` may take now. Burying yields each choice of cards (many)."""
+    """Every action ``seat`` may take now (not the deal itself). Burying yields every choice of
+    cards (many); calling a friend yields every card."""
     phase = rnd.phase
-    if phase in (Phase.DEAL, Phase.DECLARE):
-        if phase == Phase.DECLARE and rnd.turn != seat:
-            return
-        if phase == Phase.DECLARE:
+    if phase == Phase.DEAL or (phase in (Phase.DECLARE, Phase.OVERRIDE) and rnd.turn == seat):
+        if phase != Phase.DEAL:
             yield Pass(seat)
+        if phase == Phase.DECLARE and is_legal(rnd, Redeal(seat)):
+            yield Redeal(seat)
         for cards in declaration_options(rnd, seat):
             yield Declare(seat, cards)
-    elif phase == Phase.BURY and seat == rnd.dealer:
+    elif phase == Phase.BURY and seat == rnd.turn:
         for cards in submultisets(_items(rnd.hands[seat]), rnd.kitty_size):
             yield Bury(seat, cards)
+    elif phase == Phase.CALL_FRIEND and seat == rnd.turn:
+        for card in range(NUM_KINDS):
+            yield CallFriend(seat, card)
     elif phase == Phase.PLAY:
         for cards in legal_plays(rnd, seat):
             yield Play(seat, cards)
@@ -135,17 +140,7 @@ def legal_actions(rnd: Round, seat: int) -> Iterator[Action]:
 
 def declaration_options(rnd: Round, seat: int) -> list[tuple[int, ...]]:
     """Declarations ``seat`` could make now that would stand."""
-    out = []
-    for card, cnt in _items(rnd.hands[seat]):
-        for size in range(1, cnt + 1):
-            cards = (card,) * size
-            if is_legal(rnd, Declare(seat, cards)):
-                out.append(cards)
-    return out
-
-
-def next_is_deal(rnd: Round) -> bool:
-    return rnd.phase == Phase.DEAL and not rnd.deal_done
+    return options(seat, rnd.hands[seat], rnd.level, rnd.bid, rnd.rules, pairs_only=rnd.phase == Phase.OVERRIDE)
 
 
 # ------------------------------------------------------------------ for bots and sampling
@@ -234,5 +229,4 @@ def random_bury(hand: Sequence[int], size: int, rng: random.Random) -> tuple[int
 __all__ = [
     "legal_plays", "count_legal_plays", "is_legal", "legal_actions", "declaration_options",
     "lead_combos", "random_play", "random_bury", "submultisets", "count_submultisets",
-    "combinations", "Deal", "structure",
 ]
