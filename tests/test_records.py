@@ -76,8 +76,6 @@ def test_match_in_progress_round_trips_and_plays_on_identically(seed: int, actio
         assert again.levels == match.levels and again.dealer == match.dealer and again.winner == match.winner
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a loaded seeded match re-deals its first deal "
-                   "(Match(deals=...) does not advance the seed's shuffles for the recorded deals)")
 def test_a_loaded_seeded_match_deals_the_next_round_as_the_original() -> None:
     match = Match(seed=0)
     again = loads(dumps(match))  # saved before the first card

@@ -13,7 +13,7 @@ from typing import Any, TextIO
 from .cards import CardError, cards_str, parse_cards
 from .combos import decompose
 from .declaring import bid_reason, read_bid, shown_cards
-from .ruleset import FirstRoundDealer, RuleSet, RuleSetError, load_rules
+from .ruleset import PRESETS, FirstRoundDealer, RuleSet, RuleSetError, load_rules
 from .scoring import kitty_multiplier, level_change, parse_level
 from .tricks import check_throw, follow_reason, lead_reason, trick_winner
 from .trump import TrumpContext
@@ -59,8 +59,13 @@ def _card_lists(req: dict[str, Any], key: str, *, allow_empty: bool = False) -> 
 
 
 def _context(req: dict[str, Any]) -> tuple[RuleSet, TrumpContext]:
+    spec = req.get("rules")
+    if spec is not None and not isinstance(spec, (str, dict)):
+        raise JudgeError("'rules' must be a preset name or a settings object")
+    if isinstance(spec, str) and spec not in PRESETS:  # never a path: the judge reads no files
+        raise JudgeError(f"no rules preset named {spec!r}; presets: {', '.join(sorted(PRESETS))}")
     try:
-        rules = load_rules(req.get("rules"))
+        rules = load_rules(spec)
     except RuleSetError as exc:
         raise JudgeError(str(exc)) from None
     decks = req.get("decks", rules.decks)

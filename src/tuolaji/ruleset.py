@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from pathlib import Path
 from dataclasses import dataclass, fields
 from enum import StrEnum
+from pathlib import Path
 from typing import Any
 
 
@@ -101,7 +101,7 @@ class RuleSet:
     # §7 scoring and match end
     scoring_table: ScoringTable = ScoringTable.STANDARD
     level_cap: int | None = None  # most levels gained in one round (seed 000 C: 6)
-    scale_with_decks: bool = True  # thresholds scale with the number of decks
+    scale_with_decks: bool = False  # thresholds scale with the number of decks (seed 002, one deck)
     match_end: MatchEnd = MatchEnd.PASS_ACE
     must_defend: tuple[str, ...] = ()  # levels a team must win as dealer to pass (e.g. 5 10 K A)
     match_rounds: int | None = None

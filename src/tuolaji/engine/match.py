@@ -81,12 +81,11 @@ class Match:
 
     def _next_deck(self) -> tuple[int, ...]:
         i = len(self.deals)
+        cards = new_deck(self.rules.decks)
+        self._rng.shuffle(cards)  # always, so a loaded game's seed stays in step with its deals
+        deck = tuple(cards)
         if self._given_deals is not None and i < len(self._given_deals):
             deck = self._given_deals[i]
-        else:
-            cards = new_deck(self.rules.decks)
-            self._rng.shuffle(cards)
-            deck = tuple(cards)
         self.deals.append(deck)
         return deck
 
