@@ -16,12 +16,12 @@ from tuolaji.bots.rollout import rollout
 from tuolaji.engine.actions import Bury, Deal, Declare, Pass, Play
 from tuolaji.engine.observation import Observation, observe
 from tuolaji.engine.round import Phase, Round
-from tuolaji.ruleset import load_rules
+from tuolaji.ruleset import PRESETS, load_rules
 from tuolaji.sim.runner import duplicate_deck, play_deal
 from tuolaji.trump import TRUMP
 
 RULES = load_rules(None)
-FAST_SEARCH = "search:iterations=3,time=30"  # iteration-bound, so deterministic
+FAST_SEARCH = "search:iterations=2,candidates=3,time=30"  # iteration-bound, so deterministic
 
 
 def _round(index: int) -> Round:
@@ -57,7 +57,7 @@ def play_to(rnd: Round, bots: list[Bot], *, tricks: int | None = None, check: ob
     return rnd
 
 
-@pytest.mark.parametrize("spec", ["random", "heuristic", FAST_SEARCH, "oracle:iterations=2"])
+@pytest.mark.parametrize("spec", ["random", "heuristic", FAST_SEARCH, "oracle:iterations=2,candidates=3"])
 def test_bots_play_only_legal_actions(spec: str) -> None:
     deals = 12 if spec in ("random", "heuristic") else 2
     for i in range(deals):
@@ -128,7 +128,7 @@ def test_bots_decide_the_same_whatever_the_hidden_cards(spec: str) -> None:
 
 
 def test_oracle_uses_the_round_it_is_shown() -> None:
-    bot = make_bot("oracle:iterations=2", seed=1)
+    bot = make_bot("oracle:iterations=2,candidates=3", seed=1)
     rnd = play_to(_round(2), [make_bot("heuristic", seed=k) for k in range(4)], tricks=5)
     seat = rnd.turn
     assert seat is not None
@@ -205,3 +205,16 @@ def test_registry_names_and_difficulties() -> None:
         make_bot("nonsense")
     with pytest.raises(ValueError):
         make_bot("search:bogus=1")
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_bots_play_every_preset_legally(preset: str) -> None:
+    rules = load_rules(preset)
+    if rules.unsupported():
+        pytest.skip(f"the engine does not play {preset} yet")
+    pairs = [("heuristic", "random")]
+    if rules.decks <= 3:  # 4-deck rollouts are slow; the search plays the heuristic's candidates anyway
+        pairs.append(("search:iterations=1,candidates=2,time=30", "heuristic"))
+    for spec_a, spec_b in pairs:
+        r = play_deal(spec_a, spec_b, rules, 5, 0)
+        assert r.a.illegal == 0 and r.b.illegal == 0, (preset, spec_a)

@@ -40,7 +40,8 @@ def test_json_report_schema(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_same_seed_same_result_on_one_or_two_workers(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["random", "heuristic", "search:iterations=2,time=30", "--pairings", "ladder", "--deals", "4", "--seed", "9"]
+    args = ["random", "heuristic", "search:iterations=1,candidates=2,time=30", "--pairings", "ladder",
+            "--deals", "4", "--seed", "9"]
     one = run_json(capsys, *args, "--workers", "1")
     two = run_json(capsys, *args, "--workers", "2", "--chunk", "1")
     assert len(one["pairings"]) == 2

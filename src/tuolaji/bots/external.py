@@ -201,6 +201,14 @@ class ExternalBot(Bot):
             self._fault(f"illegal play {cards!r}")
         return self.fallback.play(obs)
 
+    def call_friend(self, obs: Observation) -> int:
+        ok, cards = self._ask("call_friend", obs)
+        if ok and cards and len(cards) == 1:
+            return int(cards[0])
+        if ok:
+            self._fault(f"bad friend card {cards!r}")
+        return self.fallback.call_friend(obs)
+
     def close(self) -> None:
         proc = self._proc
         if proc is None:

@@ -115,14 +115,15 @@ def heuristic_declaration(obs: Observation) -> tuple[int, ...] | None:
     Early in the deal a fair share is enough (first declarer deals in the first round);
     overriding a partner needs a clearly better suit.
     """
-    options = possible_declarations(obs)
+    # the engine's own declaring rule when it offers one (every variant), else the default rule
+    options = obs.declaration_options() if hasattr(obs, "declaration_options") else possible_declarations(obs)
     if not options:
         return None
     hand = obs.hand
     n = max(1, len(hand))
     best: tuple[float, tuple[int, ...]] | None = None
     for cards in options:
-        suit = None if cards[0] >= 52 else cards[0] // 13
+        suit = None if min(cards) >= 52 else min(cards) // 13
         length = trump_length(hand, suit, obs.level)
         strong = sum(1 for c in hand if c >= 52 or c % 13 + 2 == obs.level)
         share = length / n

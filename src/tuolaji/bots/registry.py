@@ -22,7 +22,7 @@ BOTS: dict[str, Factory] = {
 DIFFICULTIES: dict[str, str] = {
     "easy": "random",
     "normal": "heuristic",
-    "hard": "search:steps=6000,time=0.25",
+    "hard": "search:steps=1000,time=0.3",
     "expert": "search",
 }
 ORACLE_ONLY = frozenset({"oracle"})  # bots that see hidden cards: tournaments only

@@ -28,7 +28,7 @@ from .memory import remember
 from .registry import register
 from .rollout import POLICIES, rollout, value
 
-DEFAULT_STEPS = 24_000  # simulated plays per decision: ~0.25 s on one core
+DEFAULT_STEPS = 4_000  # simulated plays per decision (tactical rollouts): ~0.5 s on one core
 DEFAULT_ITERATIONS = 200
 DEFAULT_TIME = 1.0  # seconds, a cap; the step budget normally ends the search well before
 
@@ -37,7 +37,7 @@ class SearchBot(Bot):
     name = "search"
 
     def __init__(self, seed: int | None = None, *, steps: int = DEFAULT_STEPS, iterations: int = DEFAULT_ITERATIONS,
-                 time: float = DEFAULT_TIME, candidates: int = 6, confidence: float = 1.0, policy: str = "greedy") -> None:
+                 time: float = DEFAULT_TIME, candidates: int = 6, confidence: float = 1.0, policy: str = "tactical") -> None:
         self.rng = random.Random(seed)
         self.steps = steps
         self.iterations = iterations

@@ -143,11 +143,37 @@ class Stepper:
                 from ..engine.legal import random_play
 
                 self.game.apply(Play(seat, random_play(rnd, seat, self.rng)))
-        else:  # a variant phase no bot decides yet: any legal action keeps the game going
-            from ..engine.legal import legal_actions
+        elif phase == getattr(Phase, "OVERRIDE", None):  # 反主炒底: override after the bury, or pass
+            seat = rnd.turn
+            assert seat is not None
+            cards = self._ask(seat, "declare")
+            if cards and self._try(Declare(seat, tuple(cards))):
+                return
+            if cards:
+                self.side_of[seat].illegal += 1
+            self.game.apply(Pass(seat))
+        elif phase == getattr(Phase, "CALL_FRIEND", None):  # find-a-friend: the dealer names a card
+            from ..engine import actions
 
-            seat = rnd.turn if rnd.turn is not None else 0
-            self.game.apply(next(iter(legal_actions(rnd, seat))))
+            seat = rnd.turn if rnd.turn is not None else rnd.dealer
+            assert seat is not None
+            card = self._ask(seat, "call_friend")
+            if card is None or not self._try(actions.CallFriend(seat, card)):  # type: ignore[attr-defined]
+                self.side_of[seat].illegal += card is not None
+                self._random_action(seat)
+        else:  # a phase no bot decides: any legal action keeps the game going
+            self._random_action(rnd.turn if rnd.turn is not None else 0)
+
+    def _random_action(self, seat: int) -> None:
+        from ..engine.legal import legal_actions
+
+        rnd = self.game.round
+        for s in [seat, *range(rnd.players)]:
+            options = list(legal_actions(rnd, s))
+            if options:
+                self.game.apply(self.rng.choice(options))
+                return
+        raise RuntimeError(f"no legal action in phase {rnd.phase}")
 
 
 def duplicate_deck(rules: RuleSet, seed: int, index: int) -> tuple[tuple[int, ...], int, int]:
