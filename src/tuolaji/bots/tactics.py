@@ -53,10 +53,16 @@ def points(cards: Sequence[int]) -> int:
     return sum(POINTS[c] for c in cards)
 
 
-def cost(play: Sequence[int], hand: Sequence[int], ctx: TrumpContext) -> float:
+def cost(play: Sequence[int], hand: Sequence[int], ctx: TrumpContext, have: Counter[int] | None = None) -> float:
     """Future value given up by playing ``play`` from ``hand``: strength, and broken pairs."""
     total = 0.0
-    have = Counter(hand)
+    if have is None:
+        have = Counter(hand)
+    if len(play) == 1:
+        c = play[0]
+        if have[c] >= 2:
+            total += 10 if ctx.eff[c] == TRUMP else 6
+        return LAMBDA * (total + strength(c, ctx))
     used = Counter(play)
     for c, n in used.items():
         total += strength(c, ctx) * n
@@ -73,6 +79,8 @@ def winning_shape(play: Sequence[int], lead: Sequence[int], comps: Sequence[Comb
     """(tier, top) of a play judged by the lead's leading shape."""
     k, m = comps[0].k, comps[0].m
     tier = 0 if ctx.eff[play[0]] == ctx.eff[lead[0]] else 1
+    if len(play) == 1:
+        return tier, ctx.order[play[0]]
     return tier, best_top(Counter(play), k, m, ctx.order)
 
 
@@ -196,6 +204,7 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
     if st.tricks_left == 1:  # the last trick decides the kitty
         last_bonus = 30.0
     scored: list[tuple[float, tuple[int, ...]]] = []
+    have = Counter(st.hand)
     for p in opts:
         plays = list(st.plays) + [p]
         wins = trick_winner(plays, ctx, comps) == len(st.plays)
@@ -206,7 +215,7 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
         else:
             p_win = p_partner
         pts = table + points(p)
-        score = p_win * (pts + LEAD_BONUS + last_bonus) - (1 - p_win) * (pts + last_bonus) - cost(p, st.hand, ctx)
+        score = p_win * (pts + LEAD_BONUS + last_bonus) - (1 - p_win) * (pts + last_bonus) - cost(p, st.hand, ctx, have)
         scored.append((score, p))
     return scored
 
@@ -245,10 +254,13 @@ def score_leads(st: TrickState, threats: Threats, options: Sequence[tuple[int, .
     n_trump = sum(1 for c in st.hand if eff[c] == TRUMP)
     trump_rich = n_trump * 2 >= len(st.hand)
     others = [(st.seat + j) % st.players for j in range(1, st.players)]
+    have = Counter(st.hand)
     scored: list[tuple[float, tuple[int, ...]]] = []
     for p in options:
         e = eff[p[0]]
-        probe = TrickState(st.seat, st.players, st.hand, ctx, [st.seat], [p], decompose(p, ctx), st.same_side,
+        size = len(p)
+        comps = [Combo(1, 1, ctx.order[p[0]], p)] if size == 1 else decompose(p, ctx)
+        probe = TrickState(st.seat, st.players, st.hand, ctx, [st.seat], [p], comps, st.same_side,
                            st.attacker, st.tricks_left)
         safe = not threatened(probe, p, others, threats)
         pts = points(p)
@@ -258,7 +270,7 @@ def score_leads(st: TrickState, threats: Threats, options: Sequence[tuple[int, .
             if st.tricks_left <= 2 and size > 1:
                 score += 20.0  # the last tricks: win big, protect or capture the kitty
         else:
-            score = -pts * 1.2 - cost(p, st.hand, ctx) * (0.5 if size == 1 else 1.0)
+            score = -pts * 1.2 - cost(p, st.hand, ctx, have) * (0.5 if size == 1 else 1.0)
             if e != TRUMP and ally_void(e) and not foe_void(e):
                 score += 4.0 + (size == 1)  # let the partner ruff
         if e == TRUMP:
