@@ -23,8 +23,10 @@ WebSocket; the server keeps only its hash.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import dataclasses
+import gc
 import json
 import logging
 import random
@@ -56,6 +58,7 @@ log = logging.getLogger("tuolaji.server")
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 5
 IDLE_EVICT_S = 600.0
+GC_FREEZE_S = 5.0
 
 
 def static_dir() -> Path:
@@ -75,31 +78,66 @@ class Tables:
         self._saver: asyncio.Task[None] | None = None
         self.loading: dict[str, asyncio.Future[Room | None]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.lags: list[float] = []
+        self._lag_task: asyncio.Task[None] | None = None
+        self.save_seconds = 0.0
+        self.writer = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="tuolaji-saver")
 
     # ------------------------------------------------------------------ lifecycle
+    @staticmethod
+    def freeze_heap() -> None:
+        """Collect cyclic garbage, then move every surviving object out of the collector's reach.
+
+        Games are large, long-lived object graphs (events, tricks, cached JSON); a full collection
+        that walks them all stops every table for 100 ms and more once a few hundred games run.
+        Objects that survived until now are almost all live game state, so they are frozen
+        (``gc.freeze``); later collections only walk what was made since. Memory is still freed
+        by reference counting when a game is dropped.
+        """
+        gc.collect()
+        gc.freeze()
+
     async def startup(self) -> None:
+        gc.freeze()  # the modules and the app itself
         self.loop = asyncio.get_running_loop()
         self._saver = asyncio.get_running_loop().create_task(self._save_loop(), name="tuolaji-saver")
+        self._lag_task = asyncio.get_running_loop().create_task(self._watch_lag(), name="tuolaji-lag")
+
+    async def _watch_lag(self) -> None:
+        """How late the event loop wakes up (a busy loop delays every table): kept for /api/stats."""
+        step = 0.05
+        while True:
+            t0 = time.perf_counter()
+            await asyncio.sleep(step)
+            self.lags.append(time.perf_counter() - t0 - step)
+            if len(self.lags) > 2000:
+                del self.lags[:1000]
 
     async def shutdown(self) -> None:
-        if self._saver is not None:
-            self._saver.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._saver
+        for task in (self._saver, self._lag_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for room in list(self.rooms.values()):
             await room.stop()
+        self.writer.shutdown(wait=True)
         self.flush_all()
         self.store.close()
 
     async def _save_loop(self) -> None:
-        last_evict = time.monotonic()
+        last_evict = last_freeze = time.monotonic()
         while True:
             await asyncio.sleep(self.save_interval)
             try:
-                self.flush_all()
-                if time.monotonic() - last_evict > 30:
-                    last_evict = time.monotonic()
+                await self.save_dirty()
+                now = time.monotonic()
+                if now - last_evict > 30:
+                    last_evict = now
                     await self._evict()
+                if now - last_freeze > GC_FREEZE_S:
+                    last_freeze = now
+                    self.freeze_heap()
             except Exception:  # pragma: no cover - logged; the next round of saving retries
                 log.exception("saving games failed")
 
@@ -111,21 +149,59 @@ class Tables:
                 await room.stop()
                 del self.rooms[code]
 
+    def _collect(self, rooms: list[Room]) -> list[dict[str, Any]]:
+        """What to write for these rooms (taken on the event loop; JSON and SQL happen later)."""
+        out = []
+        for room in rooms:
+            match = room.match
+            out.append({
+                "code": room.code, "status": room.status, "rules": room.rules_dict, "seed": match.seed,
+                "deals": [cards_str(d) for d in match.deals] if len(match.deals) != room.saved_deals else None,
+                "room": room.persist_data(), "summary": room.public_summary(), "events": room.new_events(),
+                "n_events": len(match.events), "created": room.created,
+            })
+            room.saved_events = len(match.events)
+            room.saved_deals = len(match.deals)
+            room.dirty = False
+        return out
+
+    async def save_dirty(self) -> None:
+        """Save every changed room: collect on the loop, write on the saver thread."""
+        t0 = time.perf_counter()
+        batch: list[dict[str, Any]] = []
+        rows = []
+        mark = time.perf_counter()
+        for room in [r for r in self.rooms.values() if r.dirty]:
+            # JSON is made here, a few milliseconds at a time, not on the saver thread: a thread
+            # doing Python work would hold the GIL and slow every socket operation of the loop
+            game = self._collect([room])[0]
+            batch.append(game)
+            rows.append(self.store.row(game))
+            if time.perf_counter() - mark > 0.003:
+                await asyncio.sleep(0)
+                mark = time.perf_counter()
+        if batch:
+            assert self.loop is not None
+            try:
+                await self.loop.run_in_executor(self.writer, self.store.write, rows)
+            except Exception:
+                for g in batch:  # write them again, whole, next time
+                    room = self.rooms.get(g["code"])
+                    if room is not None:
+                        room.saved_events = min(room.saved_events, g["events"][0][0] if g["events"] else room.saved_events)
+                        room.saved_deals = 0
+                        room.dirty = True
+                raise
+        self.save_seconds += time.perf_counter() - t0
+
     def flush_all(self) -> None:
-        for room in list(self.rooms.values()):
-            if room.dirty:
-                self.flush(room)
+        """Save every changed room now, on this thread (shutdown, tests)."""
+        batch = self._collect([r for r in self.rooms.values() if r.dirty])
+        if batch:
+            self.store.save_many(batch)
 
     def flush(self, room: Room) -> None:
-        match = room.match
-        deals = [cards_str(d) for d in match.deals] if len(match.deals) != room.saved_deals else None
-        events = room.new_events()
-        self.store.save(room.code, status=room.status, rules=match.rules.to_dict(), seed=match.seed, deals=deals,
-                        room=room.persist_data(), summary=room.public_summary(), events=events,
-                        n_events=len(match.events), created=room.created)
-        room.saved_events = len(match.events)
-        room.saved_deals = len(match.deals)
-        room.dirty = False
+        self.store.save_many(self._collect([room]))
 
     # ------------------------------------------------------------------ rooms
     def new_code(self) -> str:
@@ -339,8 +415,8 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
                 g["seats"] = [{"name": s.name, "human": s.token is not None} for s in room.seats]
                 tokens = [s.token for s in room.seats]
             else:
-                loaded = store.load(g["code"]) if h else None
-                tokens = [s.get("token") for s in loaded[1]["room"].get("seats", [])] if loaded else []
+                tokens = g["tokens"]
+            del g["tokens"]
             g["mine"] = tokens.index(h) if h and h in tokens else None
         return JSONResponse({"games": games})
 
@@ -383,7 +459,7 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
         room = await tables.get(request.path_params["code"])
         if room is None:
             return _json_error("no such game", 404, "no_room")
-        return JSONResponse({**room.room_info(), "summary": room.public_summary(),
+        return JSONResponse({**room.room_info(), "rules": room.match.rules.to_dict(), "summary": room.public_summary(),
                              "rounds": len(room.match.rounds), "over": room.match.over})
 
     async def delete_game(request: Request) -> Response:
@@ -444,9 +520,14 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
 
     async def stats(request: Request) -> Response:
         rooms = tables.rooms.values()
+        lags = sorted(tables.lags)
+        tables.lags.clear()
         return JSONResponse({
             "rooms": len(tables.rooms), "connections": sum(len(r.conns) for r in rooms),
             "actions": sum(r.actions_applied for r in rooms), "uptime": time.time() - tables.started,
+            "loop_lag_ms": {"p50": 1000 * lags[len(lags) // 2], "p99": 1000 * lags[int(len(lags) * 0.99)],
+                            "max": 1000 * lags[-1]} if lags else None,
+            "save_seconds": tables.save_seconds,
         })
 
     async def ws_endpoint(websocket: WebSocket) -> None:

@@ -67,7 +67,8 @@ def main(argv: list[str] | None = None, *, command: str = "play") -> int:
             print(f"         on the local network: http://{ip}:{port}/", flush=True)
     print("         press Ctrl+C to stop (games are saved as they go)", flush=True)
     config = uvicorn.Config(app, host=args.host, port=port, log_level=args.log_level, access_log=False,
-                            ws_max_size=65536)
+                            ws_max_size=65536,
+                            ws_per_message_deflate=False)
     server = uvicorn.Server(config)
     if command == "play" and not args.no_browser:
         def _open() -> None:

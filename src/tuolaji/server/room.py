@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import logging
 import random
 import secrets
@@ -57,6 +56,8 @@ SPEEDS: dict[str, Speed] = {
 }
 RECONNECT_GRACE = 3.0  # seconds a dropped player's turn waits before the bot plays for them
 BREAK_TIMEOUT = 45.0  # with a turn timer set, the pause between rounds ends by itself after this
+_OWNED_EVENTS = frozenset({"Dealt", "KittyTaken", "Buried"})  # hidden from every seat but their own
+ACKED = frozenset({"ready", "stand", "start", "settings", "autoplay", "lang"})  # acknowledged in the next state
 EVENTS_PER_MESSAGE = 400  # a round holds about 250; a client that fell further behind gets the tail
 
 
@@ -96,6 +97,7 @@ class Conn:
 
     send: Callable[[str], Any]  # async send_text
     token: str = ""
+    token_hash: str = ""
     lang: str = "en"
     name: str = ""
     seat: int | None = None
@@ -145,12 +147,17 @@ class Room:
         self.summaries: dict[tuple[Any, ...], dict[str, Any]] = {}
         self.saved_events = 0
         self.saved_deals = 0
+        self.rules_dict = match.rules.to_dict()
         self.dirty = True
         self.started_at = time.monotonic()
         self.idle_since = time.monotonic()
         self.actions_applied = 0
         self.thinking = False
         self.hint_lock = asyncio.Lock()
+        self.version = 0
+        self._info: tuple[int, dict[str, Any]] | None = None
+        # per event: (full JSON dict, its owner seat, the dict every other seat gets)
+        self._ev_dicts: list[tuple[dict[str, Any], int | None, dict[str, Any] | None]] = []
         if match.over:
             self.status = "finished"
         # a restored game paused between rounds: the new round has not dealt a card yet
@@ -178,10 +185,12 @@ class Room:
         return None
 
     def is_host(self, conn: Conn) -> bool:
-        if self.host is not None and hash_token(conn.token) == self.host:
+        if self.host is not None and conn.token_hash == self.host:
             return True
-        host_here = any(hash_token(c.token) == self.host for c in self.conns)
-        return not host_here and conn.seat is not None  # the host is away: any seated player may
+        return not self.host_here() and conn.seat is not None  # the host is away: any seated player may
+
+    def host_here(self) -> bool:
+        return self.host is not None and any(c.token_hash == self.host for c in self.conns)
 
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.conns)
@@ -215,13 +224,14 @@ class Room:
         if not token:
             token = made = new_token()
         conn.token, conn.lang, conn.name, conn.greeted = token, lang, name, True
+        conn.token_hash = hash_token(token)
         conn.seat = self.seat_of_token(token)
         conn.cursor = len(self.match.events)
         self.conns.append(conn)
         if conn.seat is not None and name and not self.seats[conn.seat].name:
             self.seats[conn.seat].name = name
         conn.push({"type": "welcome", "code": self.code, "seat": conn.seat, "token": made,
-                   "lang": lang, "players": self.players})
+                   "lang": lang, "players": self.players, "rules": self.match.rules.to_dict()})
         self.changed()
         return made
 
@@ -235,6 +245,7 @@ class Room:
 
     # ------------------------------------------------------------------ change notification
     def changed(self, *, persist: bool = True) -> None:
+        self.version += 1
         for c in self.conns:
             c.mark()
         self.wakeup.set()
@@ -313,8 +324,14 @@ class Room:
 
     async def _drive(self) -> None:
         try:
+            steps = 0
             while True:
                 await self._step()
+                steps += 1
+                if steps % 16 == 0:
+                    # computer players at "instant" speed never wait: let the other tables and the
+                    # sockets run (the clients then get one state for several moves)
+                    await asyncio.sleep(0)
         except asyncio.CancelledError:
             raise
         except Exception:  # pragma: no cover - logged, and the room restarts its loop
@@ -391,13 +408,15 @@ class Room:
         from ..engine.actions import Deal
 
         n = len(rnd.deck) if everything else self.players
+        now = time.monotonic()
+        bots = [not self.human_controls(s, now) for s in range(self.players)]
         for _ in range(n):
             if rnd.phase != Phase.DEAL or rnd is not self.match.round:
                 break
             seat = rnd.next_deal_seat
             self.match.apply(Deal())
             self.actions_applied += 1
-            if rnd.phase == Phase.DEAL and not self.human_controls(seat):
+            if rnd.phase == Phase.DEAL and bots[seat]:
                 cards = _safe(self.bot_for(seat).declare, observe(rnd, seat, with_events=False))
                 if cards:
                     with contextlib.suppress(IllegalAction):
@@ -458,6 +477,10 @@ class Room:
                 await result
         except MessageError as exc:
             self.refuse(conn, exc.code, exc.message(conn.lang), msg.id)
+            return
+        if msg.id is not None and msg.type in ACKED:
+            conn.acks.append(msg.id)  # the next state carries "re": [id]
+            conn.mark()
 
     def refuse(self, conn: Conn, code: str, reason: str, re: int | str | None = None,
                why: str | None = None, **extra: Any) -> None:
@@ -486,7 +509,7 @@ class Room:
         seat = msg.get("seat")
         if seat >= self.players:
             raise MessageError("bad_seat", seat=seat)
-        h = hash_token(conn.token)
+        h = conn.token_hash
         owner = self.seats[seat].token
         if owner is not None and owner != h:
             raise MessageError("seat_taken", seat=seat)
@@ -498,7 +521,7 @@ class Room:
         s.token, s.autoplay = h, False
         s.name = msg.get("name") or conn.name or s.name
         for c in self.conns:  # every tab of this player follows to the new seat
-            if c.token == conn.token:
+            if c.token_hash == conn.token_hash:
                 c.seat = seat
         conn.push({"type": "seated", "seat": seat, "re": msg.id})
         self.changed()
@@ -508,7 +531,7 @@ class Room:
             raise MessageError("not_seated")
         self.seats[conn.seat] = Seat()
         for c in self.conns:
-            if c.token == conn.token:
+            if c.token_hash == conn.token_hash:
                 c.seat = None
         self.changed()
 
@@ -645,11 +668,19 @@ class Room:
         return ["attacker" if public(s) else "dealer" for s in range(self.players)]
 
     def room_info(self) -> dict[str, Any]:
+        """Seats, settings and status; the same for every client, so built once per change."""
+        if self._info is not None and self._info[0] == self.version:
+            return self._info[1]
+        info = self._room_info()
+        self._info = (self.version, info)
+        return info
+
+    def _room_info(self) -> dict[str, Any]:
         now = time.monotonic()
         return {
             "code": self.code,
             "status": self.status,
-            "host": self.host is not None and any(hash_token(c.token) == self.host for c in self.conns),
+            "host": self.host_here(),
             "seats": [{
                 "name": s.name, "human": s.token is not None, "connected": self.connected(i),
                 "autoplay": s.autoplay, "bot": not self.human_controls(i, now),
@@ -657,7 +688,7 @@ class Room:
             } for i, s in enumerate(self.seats)],
             "spectators": sum(1 for c in self.conns if c.seat is None),
             "settings": {k: self.settings.get(k) for k in ("speed", "timer", "difficulty")},
-            "rules": self.match.rules.to_dict(),
+            "rules": self.match.rules.name,
         }
 
     def state_for(self, conn: Conn) -> dict[str, Any]:
@@ -683,13 +714,42 @@ class Room:
         if self.between or (match.over and match.rounds):
             state["summary"] = self.summary(seat, conn.lang)
             state["ready"] = sorted(self.ready)
-        new = match.events[conn.cursor:]
-        conn.cursor = len(match.events)
-        if len(new) > EVENTS_PER_MESSAGE:
-            state["events_skipped"] = len(new) - EVENTS_PER_MESSAGE
-            new = new[-EVENTS_PER_MESSAGE:]
-        state["events"] = events_for(new, seat)
+        start, end = conn.cursor, len(match.events)
+        conn.cursor = end
+        if end - start > EVENTS_PER_MESSAGE:
+            state["events_skipped"] = end - start - EVENTS_PER_MESSAGE
+            start = end - EVENTS_PER_MESSAGE
+        state["events"] = self.event_dicts(start, end, seat)
         return state
+
+    def event_dicts(self, start: int, end: int, seat: int | None) -> list[dict[str, Any]]:
+        """``events_for(match.events[start:end], seat)``, with each event's JSON built only once.
+
+        An event whose redaction hides something (a dealt card, a kitty) is shown in full only to
+        the seat it belongs to, as ``Event.redacted`` says; anything else falls back to the engine.
+        """
+        events = self.match.events
+        cache = self._ev_dicts
+        while len(cache) < len(events):
+            ev = events[len(cache)]
+            full = ev.to_dict()
+            hidden = ev.redacted(None)
+            if hidden is ev:
+                cache.append((full, None, None))
+            else:
+                owner = getattr(ev, "seat", None)
+                exact = owner is not None and ev.redacted(owner) is ev and type(ev).__name__ in _OWNED_EVENTS
+                cache.append((full, owner if exact else -1, hidden.to_dict() if exact else None))
+        out = []
+        for i in range(start, end):
+            full, owner, other = cache[i]
+            if owner is None or owner == seat:
+                out.append(full)
+            elif owner == -1 or other is None:  # an event type this cache does not know: ask the engine
+                out.extend(events_for([events[i]], seat))
+            else:
+                out.append(other)
+        return out
 
     def _options(self, rnd: Round, seat: int) -> dict[str, Any]:
         """What the seat may do now, for the buttons and the legal-play hint (own hand only)."""
@@ -777,11 +837,11 @@ class Room:
                 "rules": match.rules.name, "names": self.names(), "players": self.players,
                 "teams": [self.team_of(s) for s in range(self.players)]}
 
-    def new_events(self) -> list[tuple[int, str]]:
-        events = self.match.events
-        out = [(i, json.dumps(events[i].to_dict(), ensure_ascii=False, separators=(",", ":")))
-               for i in range(self.saved_events, len(events))]
-        return out
+    def new_events(self) -> list[tuple[int, dict[str, Any]]]:
+        """Events not saved yet, as (index, JSON dict) pairs (the dicts are shared: do not change them)."""
+        n = len(self.match.events)
+        self.event_dicts(n, n, None)  # fill the cache
+        return [(i, self._ev_dicts[i][0]) for i in range(self.saved_events, n)]
 
 
 # ------------------------------------------------------------------ helpers

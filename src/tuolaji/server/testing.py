@@ -24,7 +24,8 @@ class LiveServer:
         self.app = create_app(db_path, **app_options)
         self.host = host
         config = uvicorn.Config(self.app, host=host, port=port, log_level="warning", access_log=False,
-                                lifespan="on", ws_max_size=65536)
+                                lifespan="on", ws_max_size=65536,
+                            ws_per_message_deflate=False)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="tuolaji-live-server", daemon=True)
         self.port = port
