@@ -23,28 +23,48 @@ from typing import Any
 from tuolaji.bots.registry import make_bot
 from tuolaji.ruleset import load_rules
 from tuolaji.sim.latency import Histogram
-from tuolaji.sim.tournament import processes, run_tournament, serial
+from tuolaji.sim.tournament import PairingResult, processes, run_tournament, serial
 
 
-def _run(a: str, b: str, deals: int, workers: int, seed: int, rules: str | None = None) -> dict[str, Any]:
+def _run(a: str, b: str, deals: int, workers: int, seed: int, rules: str | None = None,
+         batch: int = 0) -> dict[str, Any]:
+    """Play ``deals`` duplicate deals; with ``batch``, print a running summary after each batch."""
     runner = processes(workers) if workers > 1 else serial
     t0 = time.perf_counter()
-    (res,) = run_tournament([(a, b)], load_rules(rules), seed=seed, deals=deals, runner=runner, workers=workers)
-    out: dict[str, Any] = res.summary()
+    total: PairingResult | None = None
+    step = batch or deals
+    for first in range(0, deals, step):
+        (res,) = run_tournament([(a, b)], load_rules(rules), seed=seed, deals=min(step, deals - first), runner=runner,
+                                workers=workers, first=first)
+        if total is None:
+            total = res
+        else:
+            total.deals.extend(res.deals)
+        if batch and first + step < deals:
+            partial = total.summary()
+            partial["seconds"] = round(time.perf_counter() - t0, 1)
+            print(json.dumps({"partial": True, **partial}), flush=True)
+    assert total is not None
+    out: dict[str, Any] = total.summary()
     out["seconds"] = round(time.perf_counter() - t0, 1)
     print(json.dumps(out), flush=True)
     return out
 
 
 def ladder(args: argparse.Namespace) -> bool:
-    hr = _run("heuristic", "random", args.deals_hr, args.workers, args.seed)
-    sh = _run(args.search, "heuristic", args.deals_sh, args.workers, args.seed)
-    ok_hr = bool(hr["a_deal_win_rate"] >= 0.95)
-    ok_sh = bool(sh["ci95"][0] > 0 and sh["a_deal_win_rate"] >= 0.60)
-    print(f"heuristic vs random: {hr['a_deal_win_rate']:.1%} deals won ({'PASS' if ok_hr else 'FAIL'} >= 95%)")
-    print(f"search vs heuristic: {sh['a_level_gain_per_deal']:+.3f} levels/deal, 95% CI {sh['ci95']}, "
-          f"{sh['a_deal_win_rate']:.1%} deals won ({'PASS' if ok_sh else 'FAIL'}: lower bound > 0 and >= 60%)")
-    return ok_hr and ok_sh
+    ok = True
+    if args.only in (None, "hr"):
+        hr = _run("heuristic", "random", args.deals_hr, args.workers, args.seed, batch=args.batch)
+        ok_hr = bool(hr["a_deal_win_rate"] >= 0.95)
+        print(f"heuristic vs random: {hr['a_deal_win_rate']:.1%} deals won ({'PASS' if ok_hr else 'FAIL'} >= 95%)")
+        ok = ok and ok_hr
+    if args.only in (None, "sh"):
+        sh = _run(args.search, "heuristic", args.deals_sh, args.workers, args.seed, batch=args.batch)
+        ok_sh = bool(sh["ci95"][0] > 0 and sh["a_deal_win_rate"] >= 0.60)
+        print(f"search vs heuristic: {sh['a_level_gain_per_deal']:+.3f} levels/deal, 95% CI {sh['ci95']}, "
+              f"{sh['a_deal_win_rate']:.1%} deals won ({'PASS' if ok_sh else 'FAIL'}: lower bound > 0 and >= 60%)")
+        ok = ok and ok_sh
+    return ok
 
 
 def latency(args: argparse.Namespace) -> bool:
@@ -89,7 +109,7 @@ def illegal(args: argparse.Namespace) -> bool:
     total = 0
     for a, b in (("random", "random"), ("heuristic", "heuristic"), ("heuristic", "random")):
         n = args.deals // 3 + 1
-        out = _run(a, b, n, args.workers, args.seed)
+        out = _run(a, b, n, args.workers, args.seed, batch=args.batch)
         total += out["illegal"]
     print(f"illegal actions over {3 * (args.deals // 3 + 1)} duplicate deals (x2 games): {total} "
           f"({'PASS' if total == 0 else 'FAIL'})")
@@ -117,11 +137,13 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("ladder", "latency", "illegal", "budget"):
         s = sub.add_parser(name)
         s.add_argument("--workers", type=int, default=1)
+        s.add_argument("--batch", type=int, default=0, help="print a running summary every this many deals")
         s.add_argument("--seed", type=int, default=2026)
         if name == "ladder":
             s.add_argument("--deals-hr", type=int, default=1000)
             s.add_argument("--deals-sh", type=int, default=2000)
             s.add_argument("--search", default="search")
+            s.add_argument("--only", choices=("hr", "sh"), default=None, help="run one of the two pairings")
         elif name == "latency":
             s.add_argument("--deals", type=int, default=10)
         elif name == "illegal":

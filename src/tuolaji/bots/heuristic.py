@@ -16,7 +16,6 @@ from ..combos import best_top
 from ..engine.observation import Observation
 from ..trump import TRUMP, TrumpContext
 from .base import Bot
-from .declare import possible_declarations
 from .memory import Memory, remember
 from .registry import register
 from .tactics import TrickState, follow_options, lead_options, score_follows, score_leads
@@ -115,8 +114,7 @@ def heuristic_declaration(obs: Observation) -> tuple[int, ...] | None:
     Early in the deal a fair share is enough (first declarer deals in the first round);
     overriding a partner needs a clearly better suit.
     """
-    # the engine's own declaring rule when it offers one (every variant), else the default rule
-    options = obs.declaration_options() if hasattr(obs, "declaration_options") else possible_declarations(obs)
+    options = obs.declaration_options()  # the engine's own declaring rule, every variant included
     if not options:
         return None
     hand = obs.hand

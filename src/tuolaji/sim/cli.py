@@ -23,6 +23,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deals", type=int, default=100, help="duplicate deals per pairing (default 100)")
     p.add_argument("--matches", type=int, default=0, help="also play this many full match pairs per pairing")
     p.add_argument("--seed", type=int, default=1, help="tournament seed: the same seed deals the same cards")
+    p.add_argument("--first", type=int, default=0,
+                   help="index of the first deal (to split one long tournament into parts)")
     p.add_argument("--rules", default=None, help="rules preset name or settings file (JSON)")
     p.add_argument("--pairings", choices=("all", "ladder", "first"), default="all",
                    help="with more than two bots: every pair, neighbours in the list, or the first against each")
@@ -94,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         runner = serial
     kw: dict[str, Any] = dict(seed=args.seed, deals=args.deals, matches=args.matches, runner=runner,
-                              chunk=args.chunk, workers=workers, ext_timeout=args.bot_timeout)
+                              chunk=args.chunk, workers=workers, ext_timeout=args.bot_timeout, first=max(0, args.first))
     if args.json:
         results = run_tournament(pairings, rules, **kw)
     else:

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from ..bots.base import Bot
 from ..bots.registry import make_bot
 from ..cards import new_deck
-from ..engine.actions import Action, Bury, Deal, Declare, Pass, Play
+from ..engine.actions import Action, Bury, CallFriend, Deal, Declare, Pass, Play
 from ..engine.match import Match
 from ..engine.observation import observe
 from ..engine.round import Phase, Round
@@ -143,7 +143,7 @@ class Stepper:
                 from ..engine.legal import random_play
 
                 self.game.apply(Play(seat, random_play(rnd, seat, self.rng)))
-        elif phase == getattr(Phase, "OVERRIDE", None):  # 反主炒底: override after the bury, or pass
+        elif phase == Phase.OVERRIDE:  # 反主炒底: override after the bury, or pass
             seat = rnd.turn
             assert seat is not None
             cards = self._ask(seat, "declare")
@@ -152,13 +152,11 @@ class Stepper:
             if cards:
                 self.side_of[seat].illegal += 1
             self.game.apply(Pass(seat))
-        elif phase == getattr(Phase, "CALL_FRIEND", None):  # find-a-friend: the dealer names a card
-            from ..engine import actions
-
+        elif phase == Phase.CALL_FRIEND:  # find-a-friend: the dealer names a card
             seat = rnd.turn if rnd.turn is not None else rnd.dealer
             assert seat is not None
             card = self._ask(seat, "call_friend")
-            if card is None or not self._try(actions.CallFriend(seat, card)):  # type: ignore[attr-defined]
+            if card is None or not self._try(CallFriend(seat, card)):
                 self.side_of[seat].illegal += card is not None
                 self._random_action(seat)
         else:  # a phase no bot decides: any legal action keeps the game going

@@ -39,13 +39,14 @@ def run_task(task: Task) -> tuple[int, str, list[DealResult] | list[MatchResult]
 
 
 def make_tasks(pairings: Sequence[tuple[str, str]], rules: RuleSet, seed: int, deals: int, matches: int,
-               chunk: int, ext_timeout: float = 5.0) -> list[Task]:
+               chunk: int, ext_timeout: float = 5.0, first: int = 0) -> list[Task]:
+    """Deals (and match pairs) ``first`` .. ``first + n - 1`` of every pairing, ``chunk`` per task."""
     tasks: list[Task] = []
     rd = rules.to_dict()
     for p, (a, b) in enumerate(pairings):
         for kind, n, size in (("deal", deals, chunk), ("match", matches, 1)):
-            for lo in range(0, n, size):
-                tasks.append(Task(p, a, b, rd, seed, kind, tuple(range(lo, min(n, lo + size))), ext_timeout))
+            for lo in range(first, first + n, size):
+                tasks.append(Task(p, a, b, rd, seed, kind, tuple(range(lo, min(first + n, lo + size))), ext_timeout))
     return tasks
 
 
@@ -166,12 +167,12 @@ def _mean(xs: Sequence[float]) -> float:
 
 
 def run_tournament(pairings: Sequence[tuple[str, str]], rules: RuleSet, *, seed: int, deals: int, matches: int = 0,
-                   runner: Runner = serial, chunk: int = 0, workers: int = 1, ext_timeout: float = 5.0,
+                   runner: Runner = serial, chunk: int = 0, workers: int = 1, ext_timeout: float = 5.0, first: int = 0,
                    on_progress: Callable[[int, int], None] | None = None) -> list[PairingResult]:
     """Play every pairing; ``on_progress(games_done, pairing)`` after each finished task."""
     if chunk <= 0:  # enough tasks to keep every worker busy, few enough to be cheap
         chunk = max(1, min(25, deals // max(1, workers * 4)))
-    tasks = make_tasks(pairings, rules, seed, deals, matches, chunk, ext_timeout)
+    tasks = make_tasks(pairings, rules, seed, deals, matches, chunk, ext_timeout, first)
     results = [PairingResult(a, b) for a, b in pairings]
     for task, (p, kind, items) in runner(tasks):
         if kind == "deal":
