@@ -169,9 +169,10 @@ def structured_pick(cards: Sequence[int], comps: Sequence[Combo], ctx: TrumpCont
             counts[c] -= k
             picked.extend([c] * k)
             have += 1
-    rest = sorted((c for c, v in counts.items() for _ in range(v)),
-                  key=lambda c: (counts[c] >= 2, strength(c, ctx)), reverse=not low)
-    if not low:  # strong picks still keep pairs out of the filler where possible
+    rest = [c for c, v in counts.items() for _ in range(v)]
+    if low:  # fill with low singles first, keeping pairs whole
+        rest.sort(key=lambda c: (counts[c] >= 2, strength(c, ctx)))
+    else:
         rest.sort(key=lambda c: -strength(c, ctx))
     picked.extend(rest[: n - len(picked)])
     return picked
