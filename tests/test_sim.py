@@ -72,3 +72,14 @@ def test_ray_backend_gives_the_same_result(capsys: pytest.CaptureFixture[str]) -
     local = run_json(capsys, *args)
     on_ray = run_json(capsys, *args, "--ray", "--workers", "2")
     assert _without_latency(local) == _without_latency(on_ray)
+
+
+def test_a_tournament_splits_into_parts_with_first() -> None:
+    from tuolaji.ruleset import load_rules
+    from tuolaji.sim.tournament import run_tournament
+
+    rules = load_rules(None)
+    (whole,) = run_tournament([("heuristic", "random")], rules, seed=5, deals=4)
+    (part,) = run_tournament([("heuristic", "random")], rules, seed=5, deals=2, first=2)
+    key = lambda d: (d.index, d.a_level_gain, d.a_point_margin())  # noqa: E731
+    assert [key(d) for d in part.deals] == [key(d) for d in whole.deals[2:]]
