@@ -234,3 +234,15 @@ def test_replay_a_finished_round(srv: LiveServer, context: Any) -> None:
     assert "Trick 1" in text or "Trick 2" in text, text
     page.click("#rp-next-trick")
     assert page.locator(".replay-table #hand .hand-card").count() > 0
+
+
+def test_tuolaji_opens_the_table_and_resumes(srv: LiveServer, context: Any) -> None:
+    """``tuolaji`` opens /play: a new table against the computer, and the same one next time."""
+    page = context.new_page()
+    page.goto(srv.url + "/play")
+    page.wait_for_url("**/r/*")
+    page.locator("#hand .hand-card").first.wait_for()
+    code = page.url.rsplit("/", 1)[1]
+    page.goto(srv.url + "/play")
+    page.wait_for_url(f"**/r/{code}")
+    page.locator("#hand .hand-card").first.wait_for()

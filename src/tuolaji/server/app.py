@@ -2,7 +2,8 @@
 
 Routes::
 
-    GET  /  /r/{code}  /replay/{code}     the web client (one page, static files)
+    GET  /  /play  /r/{code}  /replay/{code}   the web client (one page, static files);
+                                          /play resumes your game against the computer or starts one
     GET  /api/info                        version, LAN addresses, presets, difficulties, speeds
     GET  /api/rules                       every rule setting (type, options, default) and the presets
     POST /api/rules/check                 {"rules": ...} → {"ok": true} or {"ok": false, "error": ...}
@@ -571,6 +572,7 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
 
     routes = [
         Route("/", page),
+        Route("/play", page),
         Route("/r/{code}", page),
         Route("/replay/{code}", page),
         Route("/api/info", info),

@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None, *, command: str = "play") -> int:
                     break
                 time.sleep(0.05)
             with contextlib.suppress(Exception):
-                webbrowser.open(local)
+                webbrowser.open(local + "play")  # your unfinished game, or a new one against the computer
         threading.Thread(target=_open, daemon=True).start()
     server.run()
     return 0

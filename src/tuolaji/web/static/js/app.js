@@ -91,12 +91,35 @@ function route() {
   if (page && page.destroy) page.destroy();
   page = null;
   app.innerHTML = "";
+  if (location.pathname === "/play") { quickPlay(); return; }
   const m = location.pathname.match(/^\/(r|replay)\/([A-Za-z0-9]+)\/?$/);
   if (m && m[1] === "r") page = new TablePage(m[2].toUpperCase());
   else if (m) page = new ReplayPage(m[2].toUpperCase());
   else page = new StartPage();
 }
 
+
+// "tuolaji" opens /play: back to your unfinished game against the computer, or a new one.
+async function quickPlay() {
+  app.appendChild(h("p", { class: "loading" }, t("title"), " …"));
+  try {
+    const games = (await api("/api/games")).games || [];
+    const mine = games.find((g) => g.status === "playing" && g.mine !== null && g.mine !== undefined);
+    if (mine) { history.replaceState({}, "", `/r/${mine.code}`); route(); return; }
+    const body = {
+      seat: 0, start: true, name: savedName(),
+      difficulty: localStorage.getItem("tuolaji.difficulty") || "normal",
+      speed: localStorage.getItem("tuolaji.speed") || "normal",
+      timer: parseInt(localStorage.getItem("tuolaji.timer") || "0", 10),
+    };
+    const res = await api("/api/games", { method: "POST", body });
+    setToken(res.token);
+    history.replaceState({}, "", `/r/${res.code}`);
+  } catch (e) {
+    history.replaceState({}, "", "/");
+  }
+  route();
+}
 
 // ------------------------------------------------------------------ the rules panel
 class RulesPanel {
@@ -127,11 +150,13 @@ class RulesPanel {
       ...Object.keys(this.schema.presets).map((p) => h("option", { value: p, selected: p === this.preset }, p)));
     sel.addEventListener("change", () => { this.preset = sel.value; this.values = {}; this.render(); this.check(); });
     el.appendChild(h("label", { class: "row" }, h("span", {}, t("preset")), sel));
+    const about = this.presetValues().description;
+    if (about) el.appendChild(h("p", { class: "preset-about muted", id: "preset-about" }, about));
     const details = h("details", { class: "rules-details" }, h("summary", {}, t("change_rules")));
     const grid = h("div", { class: "rules-grid" });
     const base = this.presetValues();
     for (const f of this.schema.fields) {
-      if (f.name === "name") continue;
+      if (f.name === "name" || f.name === "description") continue;
       const cur = f.name in this.values ? this.values[f.name] : base[f.name];
       const id = `rule-${f.name}`;
       let input;
