@@ -83,7 +83,9 @@ class Stepper:
     def __init__(self, game: _Game, bots: Sequence[Bot], side_of: Sequence[SideStats], rng: random.Random) -> None:
         self.game, self.bots, self.side_of, self.rng = game, list(bots), list(side_of), rng
 
-    def _ask(self, seat: int, kind: str) -> Any:
+    def _ask(self, seat: int, kind: str, *, timed: bool = True) -> Any:
+        """The bot's answer; ``timed`` decisions go into the latency figures (not the per-card
+        declaration polls during the deal, which would swamp them with near-zero times)."""
         rnd = self.game.round
         bot = self.bots[seat]
         see = getattr(bot, "see_round", None)
@@ -96,7 +98,8 @@ class Stepper:
         except Exception:  # a broken bot must not stop the tournament
             answer = None if kind == "declare" else ()
             self.side_of[seat].illegal += 1
-        self.side_of[seat].latency.add(time.perf_counter() - t0)
+        if timed:
+            self.side_of[seat].latency.add(time.perf_counter() - t0)
         return answer
 
     def _try(self, action: Action) -> bool:
@@ -115,7 +118,7 @@ class Stepper:
             self.game.apply(Deal())
             if self.game.round is not rnd or rnd.phase != Phase.DEAL:
                 return
-            cards = self._ask(seat, "declare")
+            cards = self._ask(seat, "declare", timed=False)
             if cards and not self._try(Declare(seat, tuple(cards))):
                 self.side_of[seat].illegal += 1
         elif phase == Phase.DECLARE:
