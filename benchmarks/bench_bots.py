@@ -118,11 +118,11 @@ def illegal(args: argparse.Namespace) -> bool:
 
 def budget(args: argparse.Namespace) -> bool:
     rows = []
-    for it in args.iterations:
-        spec = f"search:iterations={it},time=30" if it else "heuristic"
+    for it in args.steps:
+        spec = f"search:steps={it},time=30" if it else "heuristic"
         out = _run(spec, "heuristic", args.deals, args.workers, args.seed)
         rows.append((it, out))
-    print("| samples per decision | levels/deal vs heuristic (95% CI) | deals won | search ms p50 / p95 |")
+    print("| simulated plays per decision | levels/deal vs heuristic (95% CI) | deals won | search ms p50 / p95 |")
     print("| --- | --- | --- | --- |")
     for it, out in rows:
         lat = out["latency_ms"]["a"]
@@ -150,7 +150,8 @@ def main(argv: list[str] | None = None) -> int:
             s.add_argument("--deals", type=int, default=100_000)
         else:
             s.add_argument("--deals", type=int, default=200)
-            s.add_argument("--iterations", type=int, nargs="+", default=[0, 4, 10, 20, 40])
+            s.add_argument("--steps", type=int, nargs="+", default=[250, 1000, 4000, 16000],
+                           help="search budgets (simulated plays per decision; 0 = the heuristic itself)")
     args = p.parse_args(argv)
     ok = {"ladder": ladder, "latency": latency, "illegal": illegal, "budget": budget}[args.cmd](args)
     return 0 if ok else 1
