@@ -518,7 +518,11 @@ class TablePage {
       tm.addEventListener("change", () => this.send({ type: "settings", timer: parseInt(tm.value, 10) }));
       const df = h("select", { id: "difficulty-select", "aria-label": t("difficulty") }, ...["easy", "normal", "hard", "expert"].map((s) => h("option", { value: s, selected: st.room.settings.difficulty === s }, t(s))));
       df.addEventListener("change", () => this.send({ type: "settings", difficulty: df.value }));
-      controls.append(h("label", {}, t("speed"), " ", sp), h("label", {}, t("timer"), " ", tm), h("label", {}, t("difficulty"), " ", df));
+      const open = this.settingsOpen ? { open: true } : {};
+      const box = h("details", Object.assign({ class: "settings", id: "settings" }, open), h("summary", {}, "⚙ ", t("settings")),
+        h("div", { class: "settings-panel" }, h("label", {}, t("speed"), " ", sp), h("label", {}, t("timer"), " ", tm), h("label", {}, t("difficulty"), " ", df)));
+      box.addEventListener("toggle", () => { this.settingsOpen = box.open; });
+      controls.append(box);
     }
     if (!this.readonly && this.me() !== null) {
       const on = st.you.autoplay;
@@ -539,7 +543,10 @@ class TablePage {
     for (let seat = 0; seat < n; seat++) {
       const rel = (seat - me + n) % n;
       const info = st.room.seats[seat];
-      const pos = rel === 0 ? { x: 12, y: 90 } : seatPosition(rel, n, 40, 38);
+      const pos = rel === 0 ? { x: 0, y: 90 } : seatPosition(rel, n, 40, 38);
+      // seats near the left or right edge are anchored to that edge, so they never stick out
+      const place = pos.x < 20 ? `left:0.4rem;top:${pos.y}%;transform:translate(0,-50%)`
+        : pos.x > 80 ? `right:0.4rem;top:${pos.y}%;transform:translate(0,-50%)` : `left:${pos.x}%;top:${pos.y}%`;
       const turn = st.waiting_for === seat;
       const badges = [];
       if (v.dealer === seat) badges.push(h("span", { class: "badge dealer", title: t("dealer") }, lang() === "zh" ? "庄" : "D"));
@@ -547,7 +554,7 @@ class TablePage {
       if (info.bot) badges.push(h("span", { class: "badge bot", title: info.human ? t("away") : t("bot") }, info.human ? "☕" : "🤖"));
       const box = h("div", {
         class: "seat" + (turn ? " turn" : "") + (rel === 0 && this.me() !== null ? " me" : "") + (info.human ? " human" : ""),
-        style: `left:${pos.x}%;top:${pos.y}%`, "data-seat": seat, "aria-label": this.name(seat) + (turn ? `, ${t("your_turn")}` : ""),
+        style: place, "data-seat": seat, "aria-label": this.name(seat) + (turn ? `, ${t("your_turn")}` : ""),
       },
       h("div", { class: "seat-name" }, this.name(seat), ...badges),
       rel !== 0 || this.me() === null ? h("div", { class: "seat-cards" }, h("span", { class: "mini-back", "aria-hidden": "true" }), t("cards_left", { n: v.hand_sizes[seat] })) : null,
@@ -798,7 +805,7 @@ class TablePage {
     let line = null;
     switch (e.e) {
       case "declared": line = t("ev_declared", { name: name(e.seat), cards: cardsText(e.cards) }); break;
-      case "trump_fixed": line = t("ev_trump_fixed", { trump: e.trump ? suitText("SHCD"[e.trump]) : t("no_trump"), name: name(e.dealer) }); break;
+      case "trump_fixed": line = t("ev_trump_fixed", { trump: e.trump === null || e.trump === undefined ? t("no_trump") : suitText("SHCD"[e.trump]), name: name(e.dealer) }); break;
       case "buried": line = t("ev_buried", { name: name(e.seat) }); break;
       case "played":
         if (e.attempted) line = t("ev_failed_throw", { name: name(e.seat), tried: cardsText(e.attempted), cards: cardsText(e.cards) });
@@ -863,8 +870,9 @@ class TablePage {
     if (r.penalty_points) rows.push(h("tr", {}, h("th", { scope: "row" }, "±"), h("td", {}, String(r.penalty_points))));
     rows.push(h("tr", { class: "total" }, h("th", { scope: "row" }, t("total")), h("td", {}, h("strong", { id: "summary-total" }, String(r.attacker_points)))));
     const result = r.team === "dealer" ? t("result_dealer", { n: r.levels }) : (r.levels ? t("result_attackers", { n: r.levels }) : t("result_attackers0"));
-    const before = (s.level_names_before || []).join(" : ");
-    const after = (s.level_names_after || []).join(" : ");
+    const labels = this.teamLabels();
+    const lv = (names, i) => (names || [])[i] ?? "?";
+    const levelRows = labels.map((x, i) => `${x.label} ${lv(s.level_names_before, i)} → ${lv(s.level_names_after, i)}`).join(" · ");
     const review = h("section", { class: "review", id: "review" }, h("h3", {}, t("review")));
     if (!s.review.length) review.appendChild(h("p", { class: "muted" }, t("review_none")));
     for (const item of s.review) {
@@ -896,7 +904,7 @@ class TablePage {
       h("p", {}, `${t("trump")} ${s.trump ? suitText(s.trump) : t("no_trump")}${levelText(s.level)} · ${t("dealer")}: ${this.name(s.dealer)}`),
       h("table", { class: "score" }, h("tbody", {}, ...rows)),
       h("p", { class: "result", id: "summary-result" }, result),
-      h("p", {}, t("level_change", { before, after })),
+      h("p", { id: "summary-levels" }, `${t("levels")}: ${levelRows}`),
       h("div", { class: "kitty-end" }, h("span", {}, `${t("kitty")}: `), cardRow(r.kitty, { small: true })),
       review, actions);
   }
