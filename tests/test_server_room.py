@@ -107,3 +107,27 @@ def test_lobby_seats_and_start(srv: LiveServer) -> None:
     assert len(s["view"]["hand"]) == s["view"]["hand_sizes"][2]
     for cl in (host, guest, late):
         cl.close()
+
+
+def test_find_a_friend_the_dealer_calls_a_card(srv: LiveServer) -> None:
+    """With a find-a-friend preset, a human dealer calls the friend card through the protocol."""
+    for seed in range(6, 60):  # a deal where seat 0 declares first and so deals the first round
+        game = create_game(srv, seed=seed, rules={"preset": "bianfeng-friend"})
+        c = Client(srv, game["code"], token=game["token"])
+        for _ in range(10):
+            s = c.wait_state(lambda s: my_turn(s) or s["between"], timeout=20)
+            o = s["options"]
+            if o["phase"] == "declare":
+                c.act({"type": "declare", "cards": o["declare"][0]} if o.get("declare") else {"type": "pass"})
+            elif o["phase"] == "bury":
+                c.act({"type": "bury", "cards": s["view"]["hand"][: o["bury"]]})
+            elif o["phase"] == "call_friend":
+                assert c.refused({"type": "call_friend", "card": "XX"})["code"] == "bad_message"
+                s = c.act({"type": "call_friend", "card": "HA"})
+                assert s["view"]["friend_card"] == "HA"
+                c.close()
+                return
+            else:
+                break
+        c.close()
+    pytest.fail("seat 0 never called a friend")

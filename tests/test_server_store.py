@@ -172,3 +172,20 @@ def test_message_schema_unit() -> None:
     for text in ('{"type": "play", "cards": ["S1"]}', '{"type": "pass", "seat": 1.5}', '{"type": "ready", "x": 1}'):
         with pytest.raises(ValueError):
             parse_message(text)
+
+
+def test_a_finished_match_shows_the_winner(tmp_path: Path) -> None:
+    match = Match(seed=9)
+    Table(match, [make_bot("random", seed=i) for i in range(4)]).play_match()
+    assert match.over
+    with LiveServer(tmp_path / "g.sqlite3") as srv:
+        r = httpx.post(srv.url + "/api/import", content=dumps(match))
+        assert r.status_code == 200 and r.json()["over"]
+        code = r.json()["code"]
+        c = Client(srv, code)
+        s = c.state
+        assert s is not None and s["view"]["over"] and s["room"]["status"] == "finished"
+        assert s["summary"]["winner"] == match.winner
+        assert s["summary"]["round"] == len(match.rounds)
+        assert c.refused({"type": "play", "cards": ["SA"]})["code"] == "not_seated"
+        c.close()
