@@ -36,6 +36,11 @@ def _cards(cards: tuple[int, ...] | list[int]) -> str:
     return " ".join(pretty(c) for c in cards)
 
 
+def _holder(match: Match, index: int) -> str:
+    """Who a level belongs to: a team, or a seat when levels are kept per player."""
+    return SEATS[index] if match.per_seat else f"team {'AB'[index]}"
+
+
 class Printer:
     def __init__(self, console: Console, *, tricks: bool = True) -> None:
         self.console = console
@@ -51,8 +56,7 @@ class Printer:
     def show(self, match: Match, ev: Event) -> None:
         out = self.console.print
         if isinstance(ev, RoundStarted):
-            who = (lambda t: SEATS[t]) if match.per_seat else (lambda t: f"team {'AB'[t]}")
-            lv = ", ".join(f"{who(t)} at {level_name(x)}" for t, x in enumerate(ev.levels))
+            lv = ", ".join(f"{_holder(match, t)} at {level_name(x)}" for t, x in enumerate(ev.levels))
             dealer = "decided by the first declaration" if ev.dealer is None else SEATS[ev.dealer]
             out(f"\n[bold]Round {ev.number}[/bold] — playing {level_name(ev.level - 2)}; {lv}; dealer: {dealer}")
         elif isinstance(ev, Declared):
@@ -97,8 +101,7 @@ class Printer:
             else:
                 out("  Attackers take over the deal.")
         elif isinstance(ev, MatchEnded):
-            who = SEATS[ev.winner] if match.per_seat else f"Team {'AB'[ev.winner]}"
-            out(f"\n[bold green]{who} wins the match.[/bold green]")
+            out(f"\n[bold green]{_holder(match, ev.winner)} wins the match.[/bold green]")
 
 
 def main(argv: list[str] | None = None) -> int:

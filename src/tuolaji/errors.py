@@ -62,6 +62,3 @@ class RuleError(ValueError):
 class IllegalAction(RuleError):
     """An action the engine refused; the state is unchanged."""
 
-
-def reason_message(code: str, lang: str = "en", **fields: object) -> str:
-    return RuleError(code, **fields).message(lang)

@@ -222,11 +222,7 @@ def _structured_pick(suit: list[int], comps: Sequence[object], ctx: TrumpContext
     return tuple(picked)
 
 
-def random_bury(hand: Sequence[int], size: int, rng: random.Random) -> tuple[int, ...]:
-    return tuple(rng.sample(list(hand), size))
-
-
 __all__ = [
     "legal_plays", "count_legal_plays", "is_legal", "legal_actions", "declaration_options",
-    "lead_combos", "random_play", "random_bury", "submultisets", "count_submultisets",
+    "lead_combos", "random_play", "submultisets", "count_submultisets",
 ]
