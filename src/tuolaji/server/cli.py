@@ -27,6 +27,18 @@ def _free_port(host: str, preferred: int) -> int:
     raise OSError("no free port")
 
 
+def _running_table(port: int) -> bool:
+    """Is a tuolaji table already answering on this computer's ``port``?"""
+    import json
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/info", timeout=0.5) as resp:
+            return "version" in json.loads(resp.read().decode())
+    except (OSError, ValueError):
+        return False
+
+
 def parser(command: str) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog=f"tuolaji {command}",
@@ -58,6 +70,12 @@ def main(argv: list[str] | None = None, *, command: str = "play") -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     port = args.port
     if command == "play":
+        if _running_table(port):  # one table per computer: a second server would share the same file
+            url = f"http://127.0.0.1:{port}/play"
+            print(f"tuolaji: the table is already running at http://127.0.0.1:{port}/", flush=True)
+            if not args.no_browser:
+                webbrowser.open(url)
+            return 0
         port = _free_port(args.host, port)
     app = create_app(args.db, allow_seed=args.allow_seed, mode=command)
     local = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '') else args.host}:{port}/"
