@@ -246,6 +246,7 @@ class Room:
     # ------------------------------------------------------------------ change notification
     def changed(self, *, persist: bool = True) -> None:
         self.version += 1
+        self._track_turn()  # before any state is built: the turn timer starts now
         for c in self.conns:
             c.mark()
         self.wakeup.set()
