@@ -246,3 +246,22 @@ def test_tuolaji_opens_the_table_and_resumes(srv: LiveServer, context: Any) -> N
     page.goto(srv.url + "/play")
     page.wait_for_url(f"**/r/{code}")
     page.locator("#hand .hand-card").first.wait_for()
+
+
+def test_the_end_of_a_match(srv: LiveServer, context: Any) -> None:
+    """A finished match (imported here) shows the winner, with replay and export at hand."""
+    from tuolaji.bots.driver import Table
+    from tuolaji.bots.registry import make_bot
+    from tuolaji.engine.match import Match
+    from tuolaji.record import dumps
+
+    match = Match(seed=9)
+    Table(match, [make_bot("random", seed=i) for i in range(4)]).play_match()
+    code = httpx.post(srv.url + "/api/import", content=dumps(match)).json()["code"]
+    page = context.new_page()
+    page.goto(srv.url + f"/r/{code}")
+    page.locator("#winner").wait_for()
+    assert "Match over" in page.locator("#summary h2").inner_text()
+    page.locator("#summary a[href$='/record']").wait_for()
+    page.click(f"#summary a[href='/replay/{code}']")
+    page.locator("#rp-next").wait_for()
