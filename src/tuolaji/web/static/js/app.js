@@ -382,6 +382,7 @@ class TablePage {
         this.onState(m);
         break;
       case "refused":
+        if (this.hintText && this.hintText.endsWith("…")) this.hintText = null;
         if (m.code === "no_room") { this.gone = true; this.root.innerHTML = ""; this.root.appendChild(h("p", { class: "gone" }, t("room_missing", { code: this.code }), " ", h("a", { href: "/" }, t("start_page")))); return; }
         if (m.re !== undefined && m.re === this.pendingAction) this.pendingAction = null;
         this.coachMsg = { reason: m.reason, why: m.why, code: m.code, open: false };
@@ -678,7 +679,9 @@ class TablePage {
     else if (o.phase === "bury" && cards.length === o.bury) this.pendingAction = this.send({ type: "bury", cards });
   }
 
-  askHint() { this.send({ type: "hint" }); }
+  askHint() {
+    if (this.send({ type: "hint" }) !== null) { this.hintText = `${t("hint")} …`; this.renderActions(); }
+  }
 
   applyHint(action) {
     if (!action) return;
