@@ -59,7 +59,8 @@ def dumps(match: Match) -> str:
     return json.dumps(to_record(match), ensure_ascii=False, separators=(",", ":"))
 
 
-def _action_of(event: Event) -> Action | None:
+def action_of_event(event: Event) -> Action | None:
+    """The action an event records, or None for events the engine derives (tricks won, results)."""
     if isinstance(event, Dealt):
         return Deal()
     if isinstance(event, Declared):
@@ -131,7 +132,7 @@ def from_record(data: Any) -> Match:
         _expect(expected, pos, ev)
         pos += 1
     while pos < len(expected):
-        action = _action_of(expected[pos])
+        action = action_of_event(expected[pos])
         if action is None:
             raise RecordError(f"'events'[{pos}]: {expected[pos].to_dict()['e']} event where an action was expected")
         before = len(match_events)

@@ -959,13 +959,13 @@ def replay_frames(match: Match, number: int, seat: int | None) -> dict[str, Any]
     rnd = replay.round
     frames: list[dict[str, Any]] = []
     from ..engine.events import event_from_dict
-    from ..record import _action_of  # the record module's own event → action mapping
+    from ..record import action_of_event
 
     last_phase = rnd.phase.value
     for raw in events[begin + 1:stop]:
         ev = event_from_dict(raw)
         name = raw["e"]
-        action = _action_of(ev)
+        action = action_of_event(ev)
         if action is None:
             continue  # an event the engine derives itself
         replay.apply(action)
