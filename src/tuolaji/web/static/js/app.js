@@ -1,6 +1,6 @@
 // The tuolaji web client: start page, table, replay. Plain ES modules, no build step.
 // The server decides everything; this page shows the state it is sent and sends the player's choices.
-import { t, lang, setLang, settingLabel } from "./i18n.js";
+import { t, lang, setLang, settingLabel, presetLabel } from "./i18n.js";
 import { cardEl, cardRow, cardText, cardsText, cardLabel, suitText } from "./cards.js";
 
 const app = document.getElementById("app");
@@ -147,10 +147,10 @@ class RulesPanel {
     el.innerHTML = "";
     el.appendChild(h("legend", {}, t("rules")));
     const sel = h("select", { id: "rules-preset", "aria-label": t("preset") },
-      ...Object.keys(this.schema.presets).map((p) => h("option", { value: p, selected: p === this.preset }, p)));
+      ...Object.keys(this.schema.presets).map((p) => h("option", { value: p, selected: p === this.preset }, presetLabel(p).name)));
     sel.addEventListener("change", () => { this.preset = sel.value; this.values = {}; this.render(); this.check(); });
     el.appendChild(h("label", { class: "row" }, h("span", {}, t("preset")), sel));
-    const about = this.presetValues().description;
+    const about = presetLabel(this.preset, this.presetValues().description).description;
     if (about) el.appendChild(h("p", { class: "preset-about muted", id: "preset-about" }, about));
     const details = h("details", { class: "rules-details" }, h("summary", {}, t("change_rules")));
     const grid = h("div", { class: "rules-grid" });

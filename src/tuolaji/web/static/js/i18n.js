@@ -169,3 +169,19 @@ export function t(key, vars = {}) {
 export function settingLabel(name) {
   return (SETTING_LABELS[current] || SETTING_LABELS.en)[name] || name.replace(/_/g, " ");
 }
+
+// Preset names and summaries in Chinese; English uses the preset's own name and description.
+export const PRESETS_ZH = {
+  "classic": ["经典", "默认玩法（种子 000 A、001、002）：两副牌，固定对家，亮级牌定主，对子反单张，对王无主；抠底单张×2、对子×4、拖拉机×2·2ⁿ；过A获胜。"],
+  "bianfeng-fixed": ["边锋·定", "边锋“定”字房（种子 000 C）：级牌带同色王亮主，扣底后可反主炒底，首局反主反打，闲家牌少于15分可暴动，每局最多升6级，甩牌失败扣一半底金，过A循环。"],
+  "bianfeng-friend": ["边锋·寻", "边锋“寻”字房（种子 000 C、001）：边锋规则加挑选对家：庄家拿底后叫一张牌，持有者为对家（庄家两张都有则一打三），级别按人计，过A循环。"],
+  "competition": ["比赛", "比赛规则（种子 003，及种子 004 附录）：限时30分钟，级别高者胜，同级先到者胜；拖拉机抠底×16；无主时只有大小王对算拖拉机。"],
+  "super-four-deck": ["超级拖拉机", "超级拖拉机（种子 004）：四副牌，每人52张、底牌8张；反主按大王>小王>黑桃>红桃>梅花>方片，扣底后可反主，无人亮主翻底牌第三张，连对抠底×4×对数，细分升级表，过A循环。"],
+  "three-deck": ["三副牌", "三副牌（种子 000、001）：每人39张、底牌6张；有三张和Titanic（相邻三张连），三张抠底×6，Titanic×2·3ⁿ；共300分，分数线×1.5。"],
+  "one-deck": ["一副牌", "一副牌（升级／40分，种子 002）：每人12张、底牌6张；没有对子和拖拉机；共100分，分数线减半。"],
+};
+
+export function presetLabel(name, description) {
+  const zh = current === "zh" ? PRESETS_ZH[name] : null;
+  return zh ? { name: zh[0], description: zh[1] } : { name, description };
+}
