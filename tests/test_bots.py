@@ -218,3 +218,11 @@ def test_bots_play_every_preset_legally(preset: str) -> None:
     for spec_a, spec_b in pairs:
         r = play_deal(spec_a, spec_b, rules, 5, 0)
         assert r.a.illegal == 0 and r.b.illegal == 0, (preset, spec_a)
+
+
+def test_search_overrules_the_heuristic_only_on_clear_evidence() -> None:
+    from tuolaji.bots.search import pick
+
+    assert pick([[0.0, 0.0], [5.0, 5.0]], 1.0) == 0  # two samples prove nothing
+    assert pick([[0.0] * 6, [1.0, 1.1, 0.9, 1.0, 1.2, 0.8]], 1.0) == 1
+    assert pick([[0.0] * 6, [3.0, -3.0, 3.0, -2.0, 3.0, -3.0]], 1.0) == 0  # better on average, too noisy

@@ -30,6 +30,7 @@ from .rollout import POLICIES, rollout, value
 
 DEFAULT_STEPS = 4_000  # simulated plays per decision (tactical rollouts): ~0.5 s on one core
 DEFAULT_ITERATIONS = 200
+MIN_SAMPLES = 4  # fewer samples than this never overrule the heuristic
 DEFAULT_TIME = 1.0  # seconds, a cap; the step budget normally ends the search well before
 
 
@@ -84,9 +85,11 @@ def pick(values: list[list[float]], confidence: float) -> int:
     """The candidate with the best mean, if it beats candidate 0 (the heuristic's choice) by
     ``confidence`` standard errors of the paired differences; else candidate 0."""
     n = len(values[0])
+    if n < MIN_SAMPLES:  # too few samples to judge the spread: trust the heuristic
+        return 0
     means = [sum(v) / n for v in values]
     best = max(range(len(values)), key=lambda i: (means[i], -i))
-    if best == 0 or n < 2:
+    if best == 0:
         return best
     diffs = [a - b for a, b in zip(values[best], values[0], strict=True)]
     mean = sum(diffs) / n
