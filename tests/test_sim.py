@@ -84,3 +84,25 @@ def test_a_tournament_splits_into_parts_with_first() -> None:
     (part,) = run_tournament([("heuristic", "random")], rules, seed=5, deals=2, first=2)
     key = lambda d: (d.index, d.a_level_gain, d.a_point_margin())  # noqa: E731
     assert [key(d) for d in part.deals] == [key(d) for d in whole.deals[2:]]
+
+
+def test_a_bot_after_ray_is_a_bot_not_an_address() -> None:
+    from tuolaji.sim import cli
+
+    seen: dict[str, object] = {}
+
+    def fake_ray_runner(address: str | None, workers: int | None = None) -> object:
+        seen["address"] = address
+        from tuolaji.sim.tournament import serial
+
+        return serial
+
+    import tuolaji.sim.tournament as tournament
+
+    original = tournament.ray_runner
+    tournament.ray_runner = fake_ray_runner  # type: ignore[assignment]
+    try:
+        assert cli.main(["--ray", "heuristic", "random", "--deals", "1", "--json"]) == 0
+    finally:
+        tournament.ray_runner = original
+    assert seen["address"] == "local"

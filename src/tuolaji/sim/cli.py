@@ -17,7 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Duplicate tournaments: every deal is played twice with the teams swapped, same cards.",
     )
     p.add_argument("bots", nargs="*", metavar="BOT",
-                   help="bot specs: random, heuristic, search, search:iterations=20,time=0.3, oracle, "
+                   help="bot specs: random, heuristic, search, search:steps=2000,time=0.5, oracle, "
                         "a difficulty (easy, normal, hard, expert) or cmd:COMMAND")
     p.add_argument("--bot", action="append", default=[], metavar="BOT", help="another bot (repeatable)")
     p.add_argument("--deals", type=int, default=100, help="duplicate deals per pairing (default 100)")
@@ -63,6 +63,9 @@ def _check_specs(bots: list[str]) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     bots = list(args.bots) + list(args.bot)
+    if args.ray is not None and args.ray not in ("local", "auto") and ":" not in args.ray:
+        bots.insert(0, args.ray)  # "--ray heuristic random": the word after --ray was a bot, not an address
+        args.ray = "local"
     err = sys.stderr
     if len(bots) < 2:
         print("tuolaji sim: name at least two bots, e.g. 'tuolaji sim heuristic random'", file=err)
