@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from ..cards import NUM_KINDS
-from ..combos import _avail, _chains, decompose
+from ..combos import Combo, _avail, _chains, decompose, needs
 from ..declaring import options
 from ..tricks import follow_reason
 from ..trump import TrumpContext
@@ -165,34 +165,42 @@ def lead_combos(hand: Sequence[int], ctx: TrumpContext) -> list[tuple[int, ...]]
 
 
 def random_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
-    """A random legal play, found constructively (no enumeration of all plays)."""
+    """A random legal play for the seat to act, found constructively (no enumeration)."""
     assert rnd.ctx is not None and rnd.trick is not None
-    hand = rnd.hands[seat]
-    ctx = rnd.ctx
-    if not rnd.trick.plays:
+    lead = rnd.trick.plays[0] if rnd.trick.plays else None
+    return random_legal_play(rnd.hands[seat], lead, rnd.ctx, rng, rnd.trick.lead_comps)
+
+
+def random_legal_play(hand: Sequence[int], lead: Sequence[int] | None, ctx: TrumpContext, rng: random.Random,
+                      lead_comps: Sequence[Combo] | None = None) -> tuple[int, ...]:
+    """A random legal lead (``lead`` None: one combination) or follow, from the hand alone.
+
+    Needs nothing hidden, so bots use it on their own observation.
+    """
+    if lead is None:
         return rng.choice(lead_combos(hand, ctx))
-    lead = rnd.trick.plays[0]
     n = len(lead)
-    e = ctx.eff[lead[0]]
     eff = ctx.eff
+    e = eff[lead[0]]
     suit = [c for c in hand if eff[c] == e]
     if len(suit) <= n:
         rest = [c for c in hand if eff[c] != e]
         return tuple(suit + rng.sample(rest, n - len(suit)))
     if n == 1:
         return (rng.choice(suit),)
-    comps = rnd.trick.lead_comps or decompose(lead, ctx)
+    comps = lead_comps or decompose(lead, ctx)
     play = _structured_pick(suit, comps, ctx, rng)
     if follow_reason(lead, hand, play, ctx, comps) is None:
         return play
-    return next(legal_plays(rnd, seat))  # rare: the greedy pick missed a better arrangement
+    for cand in submultisets(_items(suit), n):  # rare: the greedy pick missed a better arrangement
+        if follow_reason(lead, hand, cand, ctx, comps) is None:
+            return cand
+    raise AssertionError("no legal follow")  # pragma: no cover - required_structure guarantees one
 
 
-def _structured_pick(suit: list[int], comps: Sequence[object], ctx: TrumpContext,
+def _structured_pick(suit: list[int], comps: Sequence[Combo], ctx: TrumpContext,
                      rng: random.Random) -> tuple[int, ...]:
-    from ..combos import Combo, needs
-
-    typed = [c for c in comps if isinstance(c, Combo)]
+    typed = list(comps)
     n = sum(len(c.cards) for c in typed)
     counts = Counter(suit)
     picked: list[int] = []
@@ -224,5 +232,5 @@ def _structured_pick(suit: list[int], comps: Sequence[object], ctx: TrumpContext
 
 __all__ = [
     "legal_plays", "count_legal_plays", "is_legal", "legal_actions", "declaration_options",
-    "lead_combos", "random_play", "submultisets", "count_submultisets",
+    "lead_combos", "random_play", "random_legal_play", "submultisets", "count_submultisets",
 ]
