@@ -121,7 +121,7 @@ class Stepper:
             cards = self._ask(seat, "declare", timed=False)
             if cards and not self._try(Declare(seat, tuple(cards))):
                 self.side_of[seat].illegal += 1
-        elif phase == Phase.DECLARE:
+        elif phase in (Phase.DECLARE, Phase.OVERRIDE):  # the last call, or 反主炒底 after the bury
             seat = rnd.turn
             assert seat is not None
             cards = self._ask(seat, "declare")
@@ -146,15 +146,6 @@ class Stepper:
                 from ..engine.legal import random_play
 
                 self.game.apply(Play(seat, random_play(rnd, seat, self.rng)))
-        elif phase == Phase.OVERRIDE:  # 反主炒底: override after the bury, or pass
-            seat = rnd.turn
-            assert seat is not None
-            cards = self._ask(seat, "declare")
-            if cards and self._try(Declare(seat, tuple(cards))):
-                return
-            if cards:
-                self.side_of[seat].illegal += 1
-            self.game.apply(Pass(seat))
         elif phase == Phase.CALL_FRIEND:  # find-a-friend: the dealer names a card
             seat = rnd.turn if rnd.turn is not None else rnd.dealer
             assert seat is not None
