@@ -13,7 +13,7 @@ from tuolaji.bots.heuristic import heuristic_bury
 from tuolaji.bots.memory import remember
 from tuolaji.bots.registry import DIFFICULTIES, make_bot, parse_spec
 from tuolaji.bots.rollout import rollout
-from tuolaji.engine.actions import Bury, Deal, Declare, Pass, Play
+from tuolaji.engine.actions import Bury, CallFriend, Deal, Declare, Pass, Play
 from tuolaji.engine.observation import Observation, observe
 from tuolaji.engine.round import Phase, Round
 from tuolaji.ruleset import PRESETS, load_rules
@@ -39,14 +39,19 @@ def play_to(rnd: Round, bots: list[Bot], *, tricks: int | None = None, check: ob
                 cards = bots[seat].declare(observe(rnd, seat))
                 if cards:
                     rnd.apply(Declare(seat, cards))
-        elif rnd.phase == Phase.DECLARE:
+        elif rnd.phase in (Phase.DECLARE, Phase.OVERRIDE):
             seat = rnd.turn
             assert seat is not None
             cards = bots[seat].declare(observe(rnd, seat))
             rnd.apply(Declare(seat, cards) if cards else Pass(seat))
         elif rnd.phase == Phase.BURY:
-            assert rnd.dealer is not None
-            rnd.apply(Bury(rnd.dealer, bots[rnd.dealer].bury(observe(rnd, rnd.dealer))))
+            seat = rnd.turn
+            assert seat is not None
+            rnd.apply(Bury(seat, bots[seat].bury(observe(rnd, seat))))
+        elif rnd.phase == Phase.CALL_FRIEND:
+            seat = rnd.turn
+            assert seat is not None
+            rnd.apply(CallFriend(seat, bots[seat].call_friend(observe(rnd, seat))))
         else:
             seat = rnd.turn
             assert seat is not None
@@ -164,19 +169,31 @@ def test_memory_finds_voids_and_samples_respect_them() -> None:
                     assert not any(eff[c] in mem.void[s] for c in hands[s])
 
 
-def test_built_round_with_the_true_hands_plays_like_the_real_one() -> None:
-    for i in range(4):
-        rnd = play_to(_round(i), [make_bot("heuristic", seed=k) for k in range(4)], tricks=6)
-        seat = rnd.turn
-        assert seat is not None
-        built = build_round(observe(rnd, seat), [list(h) for h in rnd.hands], list(rnd.kitty))
-        real = rnd.copy()
-        rng1, rng2 = random.Random(i), random.Random(i)
-        rollout(real, rng1)
-        rollout(built, rng2)
-        assert real.result is not None and built.result is not None
-        assert (real.result.attacker_points, real.result.team, real.result.levels) == (
-            built.result.attacker_points, built.result.team, built.result.levels)
+@pytest.mark.parametrize("preset", ["classic", "bianfeng-friend"])
+def test_built_round_with_the_true_hands_plays_like_the_real_one(preset: str) -> None:
+    """Search rebuilds a round from a seat's view plus guessed hands; with the true hands it must
+    play out exactly like the real round: same score, and in find-a-friend the same partnership,
+    whether the friend has shown itself yet or not."""
+    rules = load_rules(preset)
+    hidden_friends = 0
+    for i in range(6):
+        deck, level, dealer = duplicate_deck(rules, 7, i)
+        for tricks in (1, 4, 9):
+            rnd = play_to(Round(rules=rules, deck=deck, level=level, dealer=dealer),
+                          [make_bot("heuristic", seed=k) for k in range(4)], tricks=tricks)
+            if rnd.phase != Phase.PLAY:
+                continue
+            hidden_friends += rnd.friend is not None and not rnd.friend_revealed
+            for seat in range(rnd.players):
+                built = build_round(observe(rnd, seat), [list(h) for h in rnd.hands], list(rnd.kitty))
+                assert built.dealer_side() == rnd.dealer_side()
+                real = rnd.copy()
+                rollout(real, random.Random(i))
+                rollout(built, random.Random(i))
+                assert real.result is not None and built.result is not None
+                assert (real.result.attacker_points, real.result.team, real.result.levels) == (
+                    built.result.attacker_points, built.result.team, built.result.levels)
+    assert hidden_friends > 0 or preset == "classic"
 
 
 def test_heuristic_bury_keeps_trumps_and_empties_a_short_suit() -> None:

@@ -14,7 +14,7 @@ from collections import Counter
 from ..cards import new_deck
 from ..combos import decompose
 from ..engine.observation import Observation
-from ..engine.round import Phase, Round, Trick
+from ..engine.round import Phase, Round, Trick, find_friend
 from ..ruleset import RuleSet, load_rules
 from ..trump import TRUMP
 from .memory import Memory
@@ -101,16 +101,14 @@ def build_round(obs: Observation, hands: list[list[int]], kitty: list[int], rule
     rnd.phase = Phase.PLAY
     rnd.turn = obs.turn
     rnd.attacker_points = obs.attacker_points
-    if hasattr(rnd, "burier"):
-        rnd.burier = obs.dealer
-    if hasattr(rnd, "seat_points"):  # points won per seat decide the final score
-        for done in obs.tricks:
-            if done.winner is not None:
-                rnd.seat_points[done.winner] += done.points
-    if hasattr(rnd, "failed_throws"):  # for the throw-penalty variant
-        for done in obs.tricks:
-            if done.attempted is not None:
-                rnd.failed_throws[done.leader] += 1
+    rnd.burier = obs.dealer
+    if rnd.find_friend and obs.friend_card is not None:
+        _place_friend(rnd, obs, hands)
+    for done in obs.tricks:
+        if done.winner is not None:  # points won per seat decide the final score
+            rnd.seat_points[done.winner] += done.points
+        if done.attempted is not None:  # for the throw-penalty variant
+            rnd.failed_throws[done.leader] += 1
     t = obs.trick
     trick = Trick(t.leader if t is not None else obs.seat)
     if t is not None and t.plays:
@@ -120,6 +118,22 @@ def build_round(obs: Observation, hands: list[list[int]], kitty: list[int], rule
         trick.attempted = t.attempted
     rnd.trick = trick
     return rnd
+
+
+def _place_friend(rnd: Round, obs: Observation, hands: list[list[int]]) -> None:
+    """Find-a-friend: the partnership the sample implies, so rollouts play as two real sides.
+
+    A friend who has shown itself is known to all. Otherwise the friend is, in this sample, the
+    first seat after the dealer still holding the called card: a seat that already played a
+    copy without being revealed is not the friend, and no longer holds that copy.
+    """
+    assert obs.dealer is not None and obs.friend_card is not None
+    rnd.friend_card = obs.friend_card
+    if obs.friend_known:
+        rnd.friend_revealed = True
+        rnd.friend = next((s for s in obs.known_dealer_side if s != obs.dealer), None)
+    else:
+        rnd.friend = find_friend(hands, obs.dealer, obs.friend_card, obs.players)
 
 
 __all__ = ["sample_hidden", "build_round", "KITTY"]

@@ -51,6 +51,7 @@ class Observation:
     bid: Bid | None  # the declaration standing now (public)
     known_dealer_side: tuple[int, ...]  # seats everyone knows are on the dealer's side
     friend_card: int | None  # find-a-friend: the called card, once called
+    friend_known: bool = False  # find-a-friend: the friend has shown itself (or there is none)
 
     def is_attacker(self, seat: int) -> bool:
         """Is ``seat`` publicly known to attack? (find-a-friend: a hidden friend counts as attacker)."""
@@ -98,4 +99,5 @@ def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
         known_dealer_side=tuple(s for s in range(rnd.players) if rnd.dealer is not None
                                 and not rnd.publicly_attacker(s)),
         friend_card=rnd.friend_card,
+        friend_known=rnd.friend_revealed,
     )
