@@ -49,9 +49,21 @@ def follow_reason(lead: Sequence[int], hand: Sequence[int], play: Sequence[int],
     comps = lead_comps if lead_comps is not None else decompose(lead, ctx)
     if len(comps) == n:  # all singles
         return None
-    order = ctx.order
-    need_chains, need_tuples = required_structure(Counter(suit_hand), comps, n, order)
-    got_chains, got_tuples = structure(Counter(play), comps, order)
+    need = required_structure(Counter(suit_hand), comps, n, ctx.order)
+    return structure_reason(play, need, comps, ctx)
+
+
+Structure = tuple[tuple[bool, ...], tuple[int, ...]]
+
+
+def structure_reason(play: Sequence[int], need: Structure, comps: Sequence[Combo], ctx: TrumpContext) -> str | None:
+    """Why an in-suit follow falls short of ``need`` (what the hand could match), or None.
+
+    Split from :func:`follow_reason` so that checking many follows from one hand computes the
+    hand's requirement once.
+    """
+    need_chains, need_tuples = need
+    got_chains, got_tuples = structure(Counter(play), comps, ctx.order)
     if got_chains < need_chains:
         return "must_play_tractor"
     if got_chains == need_chains and got_tuples < need_tuples:
@@ -93,9 +105,18 @@ def check_throw(cards: Sequence[int], others: Sequence[Sequence[int]],
 def trick_winner(plays: Sequence[Sequence[int]], ctx: TrumpContext,
                  lead_comps: Sequence[Combo] | None = None) -> int:
     """Index (in play order) of the play that wins the trick; ``plays[0]`` is the lead."""
+    return best_so_far(plays, ctx, lead_comps)[0]
+
+
+Rank = tuple[int, int]  # (tier: 0 the led suit, 1 a ruff; top of the lead's leading shape)
+
+
+def best_so_far(plays: Sequence[Sequence[int]], ctx: TrumpContext,
+                lead_comps: Sequence[Combo] | None = None) -> tuple[int, Rank]:
+    """The index of the play winning the trick so far, and its rank: a later play wins the
+    trick exactly when its :func:`play_rank` is greater (ties go to the earlier play)."""
     lead = plays[0]
     eff, order = ctx.eff, ctx.order
-    e = eff[lead[0]]
     if len(lead) == 1:  # fast path: singles
         best, best_card = 0, lead[0]
         for i in range(1, len(plays)):
@@ -106,26 +127,32 @@ def trick_winner(plays: Sequence[Sequence[int]], ctx: TrumpContext,
                     best, best_card = i, c
             elif ec == TRUMP:
                 best, best_card = i, c
-        return best
+        return best, (0 if eff[best_card] == eff[lead[0]] else 1, order[best_card])
     comps = lead_comps if lead_comps is not None else decompose(lead, ctx)
-    k, m = comps[0].k, comps[0].m
     best_i, best_val = 0, (0, comps[0].top)
     for i in range(1, len(plays)):
-        play = plays[i]
-        suits = {eff[c] for c in play}
-        if len(suits) != 1:
-            continue
-        s = suits.pop()
-        if s == e:
-            tier = 0
-        elif s == TRUMP:
-            tier = 1
-        else:
-            continue
-        counts = Counter(play)
-        if not matches_fully(counts, comps, order):
-            continue
-        val = (tier, best_top(counts, k, m, order))
-        if val > best_val:
+        val = play_rank(plays[i], lead, comps, ctx)
+        if val is not None and val > best_val:
             best_i, best_val = i, val
-    return best_i
+    return best_i, best_val
+
+
+def play_rank(play: Sequence[int], lead: Sequence[int], comps: Sequence[Combo], ctx: TrumpContext) -> Rank | None:
+    """How a follow competes for the trick, or None when it cannot win it (wrong suit, or not
+    shaped like the whole lead)."""
+    eff, order = ctx.eff, ctx.order
+    s = eff[play[0]]
+    if s == eff[lead[0]]:
+        tier = 0
+    elif s == TRUMP:
+        tier = 1
+    else:
+        return None
+    if len(play) == 1:
+        return tier, order[play[0]]
+    if any(eff[c] != s for c in play):
+        return None
+    counts = Counter(play)
+    if not matches_fully(counts, comps, order):
+        return None
+    return tier, best_top(counts, comps[0].k, comps[0].m, order)

@@ -208,7 +208,8 @@ def tactical_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     assert trick is not None and ctx is not None
     hand = rnd.hands[seat]
     plays = trick.plays
-    att = [rnd.is_attacker(s) for s in range(rnd.players)]
+    dealer_side = rnd.dealer_side()
+    att = [s not in dealer_side for s in range(rnd.players)]
 
     def side(a: int, b: int) -> bool:
         return att[a] == att[b]
@@ -219,10 +220,18 @@ def tactical_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     if plays:
         return choose_follow(st, threats)
     eff = ctx.eff
-    others = [h for s, h in enumerate(rnd.hands) if s != seat]
+    unseen_by_suit: dict[int, Counter[int]] = {}
+    for s, h in enumerate(rnd.hands):
+        if s != seat:
+            for c in h:
+                e = eff[c]
+                if e in unseen_by_suit:
+                    unseen_by_suit[e][c] += 1
+                else:
+                    unseen_by_suit[e] = Counter((c,))
 
     def unseen(e: int) -> Counter[int]:
-        return Counter(c for h in others for c in h if eff[c] == e)
+        return unseen_by_suit.get(e) or Counter()
 
     def void(seats: list[int], e: int) -> bool:
         return any(not any(eff[c] == e for c in rnd.hands[s]) for s in seats)

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..cards import POINTS
-from ..combos import Combo, _avail, _chains, best_top, decompose, needs
+from ..combos import Combo, _avail, _chains, best_top, decompose, needs, required_structure
 from ..engine.legal import count_submultisets, submultisets
-from ..tricks import follow_reason, trick_winner
+from ..tricks import best_so_far, follow_reason, play_rank, structure_reason
 from ..trump import TRUMP, TrumpContext
 
 LAMBDA = 0.3  # points a unit of card strength is worth keeping (a plain A ~ 3.3 points)
@@ -63,11 +63,15 @@ def cost(play: Sequence[int], hand: Sequence[int], ctx: TrumpContext, have: Coun
         if have[c] >= 2:
             total += 10 if ctx.eff[c] == TRUMP else 6
         return LAMBDA * (total + strength(c, ctx))
-    used = Counter(play)
+    used: dict[int, int] = {}
+    for c in play:
+        used[c] = used.get(c, 0) + 1
+    eff, order = ctx.eff, ctx.order
     for c, n in used.items():
-        total += strength(c, ctx) * n
-        if have[c] >= 2 and n == 1:  # breaking a pair (worse for trump pairs)
-            total += 10 if ctx.eff[c] == TRUMP else 6
+        trump = eff[c] == TRUMP
+        total += (order[c] + (16 if trump else 0)) * n
+        if n == 1 and have[c] >= 2:  # breaking a pair (worse for trump pairs)
+            total += 10 if trump else 6
     return LAMBDA * total
 
 
@@ -129,7 +133,14 @@ def follow_options(st: TrickState) -> list[tuple[int, ...]]:
         return [(c,) for c in set(suit)]
     items = sorted(Counter(suit).items())
     if count_submultisets(items, n) <= ENUM_LIMIT:
-        return [p for p in submultisets(items, n) if follow_reason(lead, hand, p, ctx, comps) is None]
+        if len(comps) == n:  # all singles: any n cards of the suit
+            return list(submultisets(items, n))
+        required = required_structure(Counter(suit), comps, n, ctx.order)
+        if not required[0] and len(required[1]) == 1 and max(v for _, v in items) <= 2:
+            # pairs and singles led, two copies at most: only the number of pairs matters
+            pairs = required[1][0]
+            return [p for p in submultisets(items, n) if sum(p[i] == p[i - 1] for i in range(1, n)) >= pairs]
+        return [p for p in submultisets(items, n) if structure_reason(p, required, comps, ctx) is None]
     for low in (True, False):
         p = tuple(sorted(structured_pick(suit, comps, ctx, low=low)))
         if follow_reason(lead, hand, p, ctx, comps) is None:
@@ -190,7 +201,7 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
     ctx = st.ctx
     lead = st.plays[0]
     comps = st.comps or decompose(lead, ctx)
-    w = trick_winner(st.plays, ctx, comps)
+    w, best_rank = best_so_far(st.plays, ctx, comps)
     winner = st.seats[w]
     table = sum(points(p) for p in st.plays)
     later = later_seats(st)
@@ -207,9 +218,8 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
     scored: list[tuple[float, tuple[int, ...]]] = []
     have = Counter(st.hand)
     for p in opts:
-        plays = list(st.plays) + [p]
-        wins = trick_winner(plays, ctx, comps) == len(st.plays)
-        if wins:
+        rank = play_rank(p, lead, comps, ctx)
+        if rank is not None and rank > best_rank:  # p would win the trick so far
             p_win = 1.0 if not later else (0.6 if threatened(st, p, later, threats) else 1.0)
             if ours_now:  # overtaking a partner only matters if the partner was at risk
                 p_win = max(p_win, p_partner)
@@ -254,18 +264,21 @@ def score_leads(st: TrickState, threats: Threats, options: Sequence[tuple[int, .
     eff = ctx.eff
     n_trump = sum(1 for c in st.hand if eff[c] == TRUMP)
     trump_rich = n_trump * 2 >= len(st.hand)
-    others = [(st.seat + j) % st.players for j in range(1, st.players)]
+    foes = [s for j in range(1, st.players) for s in [(st.seat + j) % st.players] if not st.same_side(s, st.seat)]
     have = Counter(st.hand)
     scored: list[tuple[float, tuple[int, ...]]] = []
     for p in options:
         e = eff[p[0]]
         size = len(p)
-        comps = [Combo(1, 1, ctx.order[p[0]], p)] if size == 1 else decompose(p, ctx)
-        probe = TrickState(st.seat, st.players, st.hand, ctx, [st.seat], [p], comps, st.same_side,
-                           st.attacker, st.tricks_left)
-        safe = not threatened(probe, p, others, threats)
+        if size == 1:
+            k = m = 1
+            top = ctx.order[p[0]]
+        else:
+            lead_shape = decompose(p, ctx)[0]
+            k, m = lead_shape.k, lead_shape.m
+            top = best_top(Counter(p), k, m, ctx.order)
+        safe = not any(threats.could_beat(o, e, 0, k, m, top, size) for o in foes)
         pts = points(p)
-        size = len(p)
         if safe:
             score = 6.0 + 2.0 * size + pts * 0.5
             if st.tricks_left <= 2 and size > 1:
