@@ -150,6 +150,8 @@ def play_rank(play: Sequence[int], lead: Sequence[int], comps: Sequence[Combo], 
         return None
     if len(play) == 1:
         return tier, order[play[0]]
+    if len(play) == 2 and comps[0].k == 2:  # a pair led: only a pair can win
+        return (tier, order[play[0]]) if play[0] == play[1] else None
     if any(eff[c] != s for c in play):
         return None
     counts = Counter(play)

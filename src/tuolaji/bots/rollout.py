@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..cards import POINTS
 from ..combos import best_top
 from ..engine.actions import Play
-from ..engine.legal import random_play
+from ..engine.legal import lead_combos, random_play
 from ..engine.round import Phase, Round
 from ..tricks import follow_reason, trick_winner
 from ..trump import TRUMP, TrumpContext
-from .tactics import TrickState, choose_follow, choose_lead, lead_options, structured_pick
+from .tactics import TrickState, choose_follow, choose_lead, structured_pick, sure_combos
 from .teams import same_side
 
 
@@ -157,16 +157,22 @@ class HandThreats:
 
     def __init__(self, rnd: Round) -> None:
         self.rnd = rnd
-        self._suits: dict[tuple[int, int], Counter[int]] = {}
+        self._suits: dict[int, dict[int, Counter[int]]] = {}  # seat -> suit -> cards
 
     def suit_cards(self, seat: int, suit: int) -> Counter[int]:
-        got = self._suits.get((seat, suit))
-        if got is None:
+        by_suit = self._suits.get(seat)
+        if by_suit is None:
             ctx = self.rnd.ctx
             assert ctx is not None
             eff = ctx.eff
-            got = self._suits[(seat, suit)] = Counter(c for c in self.rnd.hands[seat] if eff[c] == suit)
-        return got
+            by_suit = self._suits[seat] = {}
+            for c in self.rnd.hands[seat]:
+                e = eff[c]
+                if e in by_suit:
+                    by_suit[e][c] += 1
+                else:
+                    by_suit[e] = Counter((c,))
+        return by_suit.get(suit) or Counter()
 
     def could_beat(self, seat: int, suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:
         ctx = self.rnd.ctx
@@ -184,21 +190,23 @@ class HandThreats:
         return best_top(trumps, k, m, order) > (top if tier == 1 else -1)
 
 
-def _few_leads(options: list[tuple[int, ...]], ctx: TrumpContext) -> list[tuple[int, ...]]:
-    """Rollout leads: every multi-card lead, but per suit only the top and the lowest singles."""
+def _few_leads(hand: Sequence[int], ctx: TrumpContext, unseen_by_suit: Callable[[int], Counter[int]]) -> list[tuple[int, ...]]:
+    """Rollout leads: every multi-card lead the heuristic would weigh (tuples, tractors, throws
+    of sure combinations), but per suit only the top and the lowest singles."""
     eff, order = ctx.eff, ctx.order
-    out = [p for p in options if len(p) > 1]
-    singles: dict[int, list[int]] = {}
-    for p in options:
-        if len(p) == 1:
-            singles.setdefault(eff[p[0]], []).append(p[0])
-    for cards in singles.values():
-        cards.sort(key=lambda c: (order[c], POINTS[c]))
-        out.append((cards[-1],))
-        low = [c for c in cards if not POINTS[c]] or cards
-        if low[0] != cards[-1]:
-            out.append((low[0],))
-    return out
+    out = {tuple(sorted(c)) for c in lead_combos(hand, ctx, singles=False)}
+    by_suit: dict[int, list[int]] = {}
+    for c in hand:
+        by_suit.setdefault(eff[c], []).append(c)
+    for e, cards in by_suit.items():
+        sure = sure_combos(cards, ctx, unseen_by_suit(e))
+        if len(sure) >= 2:
+            out.add(tuple(sorted(x for comb in sure for x in comb.cards)))
+        distinct = sorted(set(cards), key=lambda c: (order[c], POINTS[c]))
+        out.add((distinct[-1],))
+        low = [c for c in distinct if not POINTS[c]] or distinct
+        out.add((low[0],))
+    return list(out)
 
 
 def tactical_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
@@ -221,7 +229,10 @@ def tactical_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
         return choose_follow(st, threats)
     eff = ctx.eff
     unseen_by_suit: dict[int, Counter[int]] = {}
+    suits_held: list[set[int]] = []  # the suits each seat still holds
     for s, h in enumerate(rnd.hands):
+        held = {eff[c] for c in h}
+        suits_held.append(held)
         if s != seat:
             for c in h:
                 e = eff[c]
@@ -233,13 +244,11 @@ def tactical_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     def unseen(e: int) -> Counter[int]:
         return unseen_by_suit.get(e) or Counter()
 
-    def void(seats: list[int], e: int) -> bool:
-        return any(not any(eff[c] == e for c in rnd.hands[s]) for s in seats)
-
     allies = [s for s in range(rnd.players) if s != seat and side(s, seat)]
     foes = [s for s in range(rnd.players) if not side(s, seat)]
-    options = _few_leads(lead_options(hand, ctx, unseen), ctx)
-    return choose_lead(st, threats, options, lambda e: void(allies, e), lambda e: void(foes, e))
+    options = _few_leads(hand, ctx, unseen)
+    return choose_lead(st, threats, options, lambda e: any(e not in suits_held[s] for s in allies),
+                       lambda e: any(e not in suits_held[s] for s in foes))
 
 
 POLICIES: dict[str, Policy] = {"greedy": greedy_play, "tactical": tactical_play, "random": random_play}

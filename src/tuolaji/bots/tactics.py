@@ -50,7 +50,7 @@ def strength(c: int, ctx: TrumpContext) -> int:
 
 
 def points(cards: Sequence[int]) -> int:
-    return sum(POINTS[c] for c in cards)
+    return sum(map(POINTS.__getitem__, cards))
 
 
 def cost(play: Sequence[int], hand: Sequence[int], ctx: TrumpContext, have: Counter[int] | None = None) -> float:

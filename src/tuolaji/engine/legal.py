@@ -24,17 +24,25 @@ def _items(cards: Sequence[int]) -> list[tuple[int, int]]:
     return sorted(Counter(cards).items())
 
 
-def submultisets(items: Sequence[tuple[int, int]], r: int, i: int = 0) -> Iterator[tuple[int, ...]]:
+def submultisets(items: Sequence[tuple[int, int]], r: int) -> Iterator[tuple[int, ...]]:
     """All sub-multisets of size ``r`` of ``items`` [(card, count)], each once."""
-    if r == 0:
-        yield ()
-        return
-    if i == len(items) or sum(n for _, n in items[i:]) < r:
-        return
-    card, cnt = items[i]
-    for take in range(min(cnt, r), -1, -1):
-        for rest in submultisets(items, r - take, i + 1):
-            yield (card,) * take + rest
+    suffix = [0] * (len(items) + 1)  # cards left from item i on
+    for i in range(len(items) - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + items[i][1]
+
+    def rec(i: int, r: int) -> Iterator[tuple[int, ...]]:
+        if r == 0:
+            yield ()
+            return
+        if suffix[i] < r:
+            return
+        card, cnt = items[i]
+        for take in range(min(cnt, r), -1, -1):
+            head = (card,) * take
+            for rest in rec(i + 1, r - take):
+                yield head + rest
+
+    return rec(0, r)
 
 
 def count_submultisets(items: Sequence[tuple[int, int]], r: int) -> int:
@@ -144,12 +152,12 @@ def declaration_options(rnd: Round, seat: int) -> list[tuple[int, ...]]:
 
 
 # ------------------------------------------------------------------ for bots and sampling
-def lead_combos(hand: Sequence[int], ctx: TrumpContext) -> list[tuple[int, ...]]:
+def lead_combos(hand: Sequence[int], ctx: TrumpContext, *, singles: bool = True) -> list[tuple[int, ...]]:
     """Every single-combination lead: singles, tuples and tractors (every sub-chain)."""
     counts = Counter(hand)
     out: list[tuple[int, ...]] = []
     for card, cnt in counts.items():
-        for k in range(1, cnt + 1):
+        for k in range(1 if singles else 2, cnt + 1):
             out.append((card,) * k)
     maxk = max(counts.values(), default=0)
     for k in range(2, maxk + 1):
