@@ -2,9 +2,13 @@
 
 For each play decision it keeps the heuristic's best few candidates, then repeatedly samples
 the hidden hands consistently with public play (:mod:`.determinize`), plays every candidate
-in that same sample to the end with the fast rollout policy, and picks the candidate with
+in that same sample to the end, and picks the candidate with
 the best average outcome in levels. Using one sample for all candidates (common random
 numbers) makes the comparison much less noisy than separate samples would.
+
+Rollouts play the heuristic's trick tactics (with threats read from the sampled hands) for
+the current trick and the next ``deep - 1``, then a fast greedy policy to the end: the near
+tricks decide between candidates, and the cheap tail still scores the kitty and the last trick.
 
 Budget: ``steps`` simulated plays per decision (so late, short rollouts get more samples than
 early, long ones, and the result does not depend on the machine's speed), at most
@@ -21,14 +25,16 @@ import time as _time
 
 from ..engine.actions import Play
 from ..engine.observation import Observation
+from ..engine.round import Round
 from .base import Bot
 from .determinize import build_round, sample_hidden
 from .heuristic import heuristic_bury, heuristic_declaration, scored_plays
 from .memory import remember
 from .registry import register
-from .rollout import POLICIES, rollout, value
+from .rollout import POLICIES, Policy, greedy_play, rollout, value
 
-DEFAULT_STEPS = 4_000  # simulated plays per decision (tactical rollouts): ~0.5 s on one core
+DEFAULT_STEPS = 2_000  # simulated plays per decision: about 0.1 s on one core
+DEFAULT_DEEP = 3  # tricks of tactical play in a rollout before the greedy tail
 DEFAULT_ITERATIONS = 200
 MIN_SAMPLES = 4  # fewer samples than this never overrule the heuristic
 DEFAULT_TIME = 1.0  # seconds, a cap; the step budget normally ends the search well before
@@ -38,7 +44,8 @@ class SearchBot(Bot):
     name = "search"
 
     def __init__(self, seed: int | None = None, *, steps: int = DEFAULT_STEPS, iterations: int = DEFAULT_ITERATIONS,
-                 time: float = DEFAULT_TIME, candidates: int = 6, confidence: float = 1.0, policy: str = "tactical") -> None:
+                 time: float = DEFAULT_TIME, candidates: int = 6, confidence: float = 1.0, policy: str = "tactical",
+                 deep: int = DEFAULT_DEEP) -> None:
         self.rng = random.Random(seed)
         self.steps = steps
         self.iterations = iterations
@@ -47,6 +54,7 @@ class SearchBot(Bot):
         self.confidence = confidence  # standard errors by which a candidate must beat the heuristic's pick
         self.last_iterations = 0
         self.policy = POLICIES[policy]
+        self.deep = deep  # tricks played with ``policy`` in a rollout; greedy after that
 
     def declare(self, obs: Observation) -> tuple[int, ...] | None:
         return heuristic_declaration(obs)
@@ -62,6 +70,8 @@ class SearchBot(Bot):
         if len(cands) == 1 or self.iterations <= 0:
             return cands[0]
         values: list[list[float]] = [[] for _ in cands]
+        policy = truncated(self.policy, len(obs.tricks) + self.deep)
+
         start = _time.perf_counter()
         done = steps = 0
         while done < self.iterations and steps < self.steps:
@@ -71,7 +81,7 @@ class SearchBot(Bot):
             for i, cand in enumerate(cands):
                 rnd = base.copy()
                 rnd.apply_unchecked(Play(obs.seat, cand))
-                steps += 1 + rollout(rnd, random.Random(seed), self.policy)
+                steps += 1 + rollout(rnd, random.Random(seed), policy)
                 values[i].append(value(rnd, obs.seat))
             done += 1
             spent = _time.perf_counter() - start
@@ -79,6 +89,17 @@ class SearchBot(Bot):
                 break
         self.last_iterations = done
         return cands[pick(values, self.confidence)]
+
+
+def truncated(policy: Policy, until: int) -> Policy:
+    """``policy`` until ``until`` tricks are done, then the greedy policy."""
+    if policy is greedy_play:
+        return policy
+
+    def play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
+        return policy(rnd, seat, rng) if len(rnd.tricks) < until else greedy_play(rnd, seat, rng)
+
+    return play
 
 
 def pick(values: list[list[float]], confidence: float) -> int:
@@ -99,4 +120,4 @@ def pick(values: list[list[float]], confidence: float) -> int:
 
 register("search", lambda seed, **kw: SearchBot(seed, **kw))
 
-__all__ = ["SearchBot", "pick", "DEFAULT_STEPS", "DEFAULT_ITERATIONS", "DEFAULT_TIME"]
+__all__ = ["SearchBot", "pick", "truncated", "DEFAULT_STEPS", "DEFAULT_DEEP", "DEFAULT_ITERATIONS", "DEFAULT_TIME"]
