@@ -4,11 +4,14 @@
     python benchmarks/bench_bots.py latency [--deals 10]          # one core, default search budget
     python benchmarks/bench_bots.py illegal [--deals 100000] [--workers N]
     python benchmarks/bench_bots.py budget  [--deals 200] [--workers N]
+    python benchmarks/bench_bots.py rollouts [--policy tactical] [--repeat 5]   # one core
 
 Each prints a JSON line per measurement and a pass/fail line for the targets of issue 4:
 heuristic beats random in >= 95 % of duplicate deals; search beats heuristic with a paired
 level gain whose 95 % lower bound is above 0 and >= 60 % of deals won; search decisions take
 p95 <= 1 s and max <= 2 s on one core; no illegal action in random and heuristic play.
+``rollouts`` times the search's rollout policies alone and prints a checksum of the rollouts'
+outcomes: a speed-up that changes no choice leaves the checksum as it was.
 """
 
 from __future__ import annotations
@@ -131,10 +134,55 @@ def budget(args: argparse.Namespace) -> bool:
     return True
 
 
+def rollouts(args: argparse.Namespace) -> bool:
+    """Rollout speed: positions from one search-vs-heuristic deal, a few samples each, played out."""
+    import statistics
+
+    from tuolaji.bots.determinize import build_round, sample_hidden
+    from tuolaji.bots.memory import remember
+    from tuolaji.bots.rollout import POLICIES, rollout, value
+    from tuolaji.bots.search import SearchBot
+    from tuolaji.sim.runner import play_deal
+
+    positions: list[Any] = []
+
+    class Recorder(SearchBot):
+        def play(self, obs: Any) -> tuple[int, ...]:
+            positions.append(obs)
+            return super().play(obs)
+
+    from tuolaji.bots import registry
+
+    registry.register("recorder", lambda seed, **kw: Recorder(seed, **kw))
+    play_deal("recorder:steps=100", "heuristic", load_rules(None), args.seed, 7)
+    rng = random.Random(1)
+    bases = []
+    for obs in positions:
+        mem = remember(obs)
+        for _ in range(3):
+            hands, kitty = sample_hidden(obs, mem, rng)
+            bases.append(build_round(obs, hands, kitty))
+    policy = POLICIES[args.policy]
+    rates, checksum = [], 0.0
+    for _ in range(args.repeat):
+        t0 = time.process_time()
+        plays, total = 0, 0.0
+        for i, base in enumerate(bases):
+            rnd = base.copy()
+            plays += rollout(rnd, random.Random(i), policy)
+            total += value(rnd, 0)
+        rates.append(plays / (time.process_time() - t0))
+        checksum = total
+    print(json.dumps({"policy": args.policy, "rollouts": len(bases), "plays": plays,
+                      "plays_per_s_median": round(statistics.median(rates)), "plays_per_s": [round(r) for r in rates],
+                      "checksum": round(checksum, 4)}))
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
-    for name in ("ladder", "latency", "illegal", "budget"):
+    for name in ("ladder", "latency", "illegal", "budget", "rollouts"):
         s = sub.add_parser(name)
         s.add_argument("--workers", type=int, default=1)
         s.add_argument("--batch", type=int, default=0, help="print a running summary every this many deals")
@@ -148,12 +196,15 @@ def main(argv: list[str] | None = None) -> int:
             s.add_argument("--deals", type=int, default=10)
         elif name == "illegal":
             s.add_argument("--deals", type=int, default=100_000)
+        elif name == "rollouts":
+            s.add_argument("--policy", default="tactical")
+            s.add_argument("--repeat", type=int, default=5)
         else:
             s.add_argument("--deals", type=int, default=200)
             s.add_argument("--steps", type=int, nargs="+", default=[250, 1000, 4000, 16000],
                            help="search budgets (simulated plays per decision; 0 = the heuristic itself)")
     args = p.parse_args(argv)
-    ok = {"ladder": ladder, "latency": latency, "illegal": illegal, "budget": budget}[args.cmd](args)
+    ok = {"ladder": ladder, "latency": latency, "illegal": illegal, "budget": budget, "rollouts": rollouts}[args.cmd](args)
     return 0 if ok else 1
 
 
