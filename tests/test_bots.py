@@ -229,10 +229,7 @@ def test_bots_play_every_preset_legally(preset: str) -> None:
     rules = load_rules(preset)
     if rules.unsupported():
         pytest.skip(f"the engine does not play {preset} yet")
-    pairs = [("heuristic", "random")]
-    if rules.decks <= 3:  # 4-deck rollouts are slow; the search plays the heuristic's candidates anyway
-        pairs.append(("search:iterations=1,candidates=2,time=30", "heuristic"))
-    for spec_a, spec_b in pairs:
+    for spec_a, spec_b in [("heuristic", "random"), ("search:iterations=1,candidates=2,time=30", "heuristic")]:
         r = play_deal(spec_a, spec_b, rules, 5, 0)
         assert r.a.illegal == 0 and r.b.illegal == 0, (preset, spec_a)
 
