@@ -159,20 +159,24 @@ class HandThreats:
         self.rnd = rnd
         self._suits: dict[int, dict[int, Counter[int]]] = {}  # seat -> suit -> cards
 
-    def suit_cards(self, seat: int, suit: int) -> Counter[int]:
-        by_suit = self._suits.get(seat)
-        if by_suit is None:
+    def by_suit(self, seat: int) -> dict[int, Counter[int]]:
+        """The seat's cards per suit it still holds (counted once per decision)."""
+        got = self._suits.get(seat)
+        if got is None:
             ctx = self.rnd.ctx
             assert ctx is not None
             eff = ctx.eff
-            by_suit = self._suits[seat] = {}
+            got = self._suits[seat] = {}
             for c in self.rnd.hands[seat]:
                 e = eff[c]
-                if e in by_suit:
-                    by_suit[e][c] += 1
+                if e in got:
+                    got[e][c] += 1
                 else:
-                    by_suit[e] = Counter((c,))
-        return by_suit.get(suit) or Counter()
+                    got[e] = Counter((c,))
+        return got
+
+    def suit_cards(self, seat: int, suit: int) -> Counter[int]:
+        return self.by_suit(seat).get(suit) or Counter()
 
     def could_beat(self, seat: int, suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:
         ctx = self.rnd.ctx
@@ -227,28 +231,21 @@ def tactical_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     threats = HandThreats(rnd)
     if plays:
         return choose_follow(st, threats)
-    eff = ctx.eff
-    unseen_by_suit: dict[int, Counter[int]] = {}
-    suits_held: list[set[int]] = []  # the suits each seat still holds
-    for s, h in enumerate(rnd.hands):
-        held = {eff[c] for c in h}
-        suits_held.append(held)
-        if s != seat:
-            for c in h:
-                e = eff[c]
-                if e in unseen_by_suit:
-                    unseen_by_suit[e][c] += 1
-                else:
-                    unseen_by_suit[e] = Counter((c,))
+    others = [s for s in range(rnd.players) if s != seat]
 
     def unseen(e: int) -> Counter[int]:
-        return unseen_by_suit.get(e) or Counter()
+        out: Counter[int] = Counter()
+        for s in others:
+            out.update(threats.suit_cards(s, e))
+        return out
 
-    allies = [s for s in range(rnd.players) if s != seat and side(s, seat)]
-    foes = [s for s in range(rnd.players) if not side(s, seat)]
+    def void(seats: list[int], e: int) -> bool:
+        return any(e not in threats.by_suit(s) for s in seats)
+
+    allies = [s for s in others if side(s, seat)]
+    foes = [s for s in others if not side(s, seat)]
     options = _few_leads(hand, ctx, unseen)
-    return choose_lead(st, threats, options, lambda e: any(e not in suits_held[s] for s in allies),
-                       lambda e: any(e not in suits_held[s] for s in foes))
+    return choose_lead(st, threats, options, lambda e: void(allies, e), lambda e: void(foes, e))
 
 
 POLICIES: dict[str, Policy] = {"greedy": greedy_play, "tactical": tactical_play, "random": random_play}
