@@ -15,11 +15,11 @@ from collections.abc import Callable, Sequence
 from ..cards import POINTS
 from ..combos import best_top
 from ..engine.actions import Play
-from ..engine.legal import lead_combos, random_play
+from ..engine.legal import random_play
 from ..engine.round import Phase, Round
 from ..tricks import follow_reason, trick_winner
 from ..trump import TRUMP, TrumpContext
-from .tactics import TrickState, choose_follow, choose_lead, structured_pick, sure_combos
+from .tactics import TrickState, choose_follow, choose_lead, lead_options, structured_pick
 from .teams import same_side
 
 
@@ -198,17 +198,14 @@ def _few_leads(hand: Sequence[int], ctx: TrumpContext, unseen_by_suit: Callable[
     """Rollout leads: every multi-card lead the heuristic would weigh (tuples, tractors, throws
     of sure combinations), but per suit only the top and the lowest singles."""
     eff, order = ctx.eff, ctx.order
-    out = {tuple(sorted(c)) for c in lead_combos(hand, ctx, singles=False)}
-    by_suit: dict[int, list[int]] = {}
+    out = set(lead_options(hand, ctx, unseen_by_suit, singles=False))
+    by_suit: dict[int, set[int]] = {}
     for c in hand:
-        by_suit.setdefault(eff[c], []).append(c)
-    for e, cards in by_suit.items():
-        sure = sure_combos(cards, ctx, unseen_by_suit(e))
-        if len(sure) >= 2:
-            out.add(tuple(sorted(x for comb in sure for x in comb.cards)))
-        distinct = sorted(set(cards), key=lambda c: (order[c], POINTS[c]))
-        out.add((distinct[-1],))
-        low = [c for c in distinct if not POINTS[c]] or distinct
+        by_suit.setdefault(eff[c], set()).add(c)
+    for cards in by_suit.values():
+        ranked = sorted(cards, key=lambda c: (order[c], POINTS[c]))
+        out.add((ranked[-1],))
+        low = [c for c in ranked if not POINTS[c]] or ranked
         out.add((low[0],))
     return list(out)
 

@@ -237,11 +237,12 @@ def sure_combos(cards: Sequence[int], ctx: TrumpContext, unseen_suit: Counter[in
     return [c for c in decompose(cards, ctx) if best_top(unseen_suit, c.k, c.m, ctx.order) <= c.top]
 
 
-def lead_options(hand: Sequence[int], ctx: TrumpContext, unseen_by_suit: Callable[[int], Counter[int]]) -> list[tuple[int, ...]]:
+def lead_options(hand: Sequence[int], ctx: TrumpContext, unseen_by_suit: Callable[[int], Counter[int]], *,
+                 singles: bool = True) -> list[tuple[int, ...]]:
     """Single combinations (singles, pairs, tractors) plus, per suit, a throw of its sure combos."""
     from ..engine.legal import lead_combos
 
-    out = {tuple(sorted(c)) for c in lead_combos(hand, ctx)}
+    out = {tuple(sorted(c)) for c in lead_combos(hand, ctx, singles=singles)}
     by_suit: dict[int, list[int]] = {}
     for c in hand:
         by_suit.setdefault(ctx.eff[c], []).append(c)
