@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
             s.add_argument("--repeat", type=int, default=5)
         else:
             s.add_argument("--deals", type=int, default=200)
-            s.add_argument("--steps", type=int, nargs="+", default=[250, 1000, 4000, 16000],
+            s.add_argument("--steps", type=int, nargs="+", default=[500, 1000, 2000, 4000],
                            help="search budgets (simulated plays per decision; 0 = the heuristic itself)")
     args = p.parse_args(argv)
     ok = {"ladder": ladder, "latency": latency, "illegal": illegal, "budget": budget, "rollouts": rollouts}[args.cmd](args)
