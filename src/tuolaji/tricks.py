@@ -63,6 +63,10 @@ def structure_reason(play: Sequence[int], need: Structure, comps: Sequence[Combo
     hand's requirement once.
     """
     need_chains, need_tuples = need
+    if not need_chains and len(need_tuples) == 1:  # pairs and singles led: count the pairs
+        if sum(n // 2 for n in Counter(play).values()) < need_tuples[0]:
+            return "must_play_pair"
+        return None
     got_chains, got_tuples = structure(Counter(play), comps, ctx.order)
     if got_chains < need_chains:
         return "must_play_tractor"

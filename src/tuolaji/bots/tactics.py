@@ -136,10 +136,6 @@ def follow_options(st: TrickState) -> list[tuple[int, ...]]:
         if len(comps) == n:  # all singles: any n cards of the suit
             return list(submultisets(items, n))
         required = required_structure(Counter(suit), comps, n, ctx.order)
-        if not required[0] and len(required[1]) == 1 and max(v for _, v in items) <= 2:
-            # pairs and singles led, two copies at most: only the number of pairs matters
-            pairs = required[1][0]
-            return [p for p in submultisets(items, n) if sum(p[i] == p[i - 1] for i in range(1, n)) >= pairs]
         return [p for p in submultisets(items, n) if structure_reason(p, required, comps, ctx) is None]
     for low in (True, False):
         p = tuple(sorted(structured_pick(suit, comps, ctx, low=low)))
