@@ -66,12 +66,10 @@ def cost(play: Sequence[int], hand: Sequence[int], ctx: TrumpContext, have: Coun
     used: dict[int, int] = {}
     for c in play:
         used[c] = used.get(c, 0) + 1
-    eff, order = ctx.eff, ctx.order
     for c, n in used.items():
-        trump = eff[c] == TRUMP
-        total += (order[c] + (16 if trump else 0)) * n
+        total += strength(c, ctx) * n
         if n == 1 and have[c] >= 2:  # breaking a pair (worse for trump pairs)
-            total += 10 if trump else 6
+            total += 10 if ctx.eff[c] == TRUMP else 6
     return LAMBDA * total
 
 
@@ -267,13 +265,9 @@ def score_leads(st: TrickState, threats: Threats, options: Sequence[tuple[int, .
     for p in options:
         e = eff[p[0]]
         size = len(p)
-        if size == 1:
-            k = m = 1
-            top = ctx.order[p[0]]
-        else:
-            lead_shape = decompose(p, ctx)[0]
-            k, m = lead_shape.k, lead_shape.m
-            top = best_top(Counter(p), k, m, ctx.order)
+        comps = [Combo(1, 1, ctx.order[p[0]], p)] if size == 1 else decompose(p, ctx)
+        _, top = winning_shape(p, p, comps, ctx)
+        k, m = comps[0].k, comps[0].m
         safe = not any(threats.could_beat(o, e, 0, k, m, top, size) for o in foes)
         pts = points(p)
         if safe:
