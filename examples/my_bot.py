@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""A tiny external Tractor bot: reads one JSON request per line, answers one JSON line.
+"""A tiny external Tractor bot: reads one JSON message per line, answers each request with one line.
 
 Run it in a tournament with:  tuolaji sim --bot 'cmd:python examples/my_bot.py' --bot random
 It uses only the standard library, so it doubles as a template for bots in other languages.
-Strategy: never declare; bury the lowest plain cards; play the lowest legal option offered.
+Strategy: declare the offered declaration whose suit is longest in hand (five cards or more);
+bury the lowest plain cards; play the lowest legal option offered, ties broken by the game's seed.
+What it writes to standard error lands in the log file that `tuolaji sim` names.
 """
 
 import json
+import random
 import sys
 
 RANKS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
@@ -23,21 +26,45 @@ def strength(card: str, state: dict) -> int:
     return rank + (20 if suit == state["trump"] else 0)
 
 
-def decide(req: dict) -> list | None:
+def declare(req: dict) -> list | None:
+    """One of the legal declarations offered (they may include a backing joker), or None to pass."""
+    hand = req["state"]["hand"]
+
+    def suit_length(cards: list) -> int:
+        suits = {c[0] for c in cards if c not in ("LJ", "BJ")}
+        return max((sum(1 for c in hand if c[0] == s) for s in suits), default=0)  # 0: a no-trump joker pair
+
+    best = max(req["legal"], key=suit_length)
+    return best if suit_length(best) >= 5 else None
+
+
+def decide(req: dict, rng: random.Random) -> list | None:
     state = req["state"]
     if req["decision"] == "declare":
-        return None  # pass
+        return declare(req)
     if req["decision"] == "bury":
         hand = sorted(state["hand"], key=lambda c: strength(c, state))
         return hand[: state["kitty_size"]]
+    if req["decision"] == "call_friend":
+        return ["HA"]
     options = req["legal"]
+    rng.shuffle(options)
     return min(options, key=lambda cards: sum(strength(c, state) for c in cards))
 
 
 def main() -> None:
+    rng = random.Random()
+    game = None
     for line in sys.stdin:
-        req = json.loads(line)
-        print(json.dumps({"id": req["id"], "cards": decide(req)}), flush=True)
+        msg = json.loads(line)
+        if msg.get("event") == "game_over":  # a notice: no answer
+            result = msg["result"] or {}
+            print(f"game {msg['game']} over: {result.get('team')} +{result.get('levels')}", file=sys.stderr)
+            continue
+        if msg["game"] != game:  # a new game: reseed, so a game replays the same from its seed
+            game = msg["game"]
+            rng.seed(msg["seed"])
+        print(json.dumps({"id": msg["id"], "cards": decide(msg, rng)}), flush=True)
 
 
 if __name__ == "__main__":

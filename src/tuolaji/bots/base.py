@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..engine.events import RoundEnded
 from ..engine.observation import Observation
 
 
@@ -23,6 +24,9 @@ class Bot:
     def call_friend(self, obs: Observation) -> int:
         """Find-a-friend: the card to call. By default an ace of a plain suit this seat is short in."""
         return default_friend_card(obs)
+
+    def game_over(self, seat: int, result: RoundEnded | None) -> None:
+        """Called once per bot when a game (round) ends, with its public result (None: redealt)."""
 
 
 def default_friend_card(obs: Observation) -> int:

@@ -1,23 +1,31 @@
 """External bots: a program in any language plays a seat over JSON lines on stdin/stdout.
 
-The table writes one request per decision (``{"id", "decision", "seat", "state", "legal"}``)
-and reads one line back (``{"id", "cards"}``); docs/bots.md has the protocol. A bot that is
-slow (no answer within ``timeout`` seconds), crashed, or answers garbage or an illegal play
-is replaced for that decision by a fallback bot (the heuristic by default), and the fault is
-counted in ``faults``; a crashed program is not restarted, its seat goes on with the fallback.
+The table writes one request per decision (``{"id", "decision", "seat", "game", "seed",
+"state", "legal"}``) and reads one line back (``{"id", "cards"}``); after each game it writes a
+``game_over`` notice that needs no answer. docs/bots.md has the protocol. One process plays
+one seat for a whole match (every round of it); it never sees another seat's cards.
+
+A bot that is slow (no answer within ``timeout`` seconds), crashed, or answers garbage or an
+illegal action is replaced for that decision by a fallback bot (the heuristic by default), and
+the fault is counted with its reason in ``fault_reasons``; a crashed program is not restarted,
+its seat goes on with the fallback. The program's standard error goes to ``log`` if given.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import queue
+import random
 import shlex
 import subprocess
 import threading
+import time
 from collections import Counter
 from typing import Any
 
 from ..cards import CardError, card_str, cards_str, parse_cards
+from ..engine.events import RoundEnded
 from ..engine.legal import lead_combos
 from ..engine.observation import Observation, PublicTrick
 from ..tricks import follow_reason, is_sub_multiset
@@ -25,7 +33,7 @@ from .base import Bot
 from .registry import make_bot
 from .tactics import TrickState, follow_options
 
-PROTOCOL = 1
+PROTOCOL = 2
 
 
 def _trick(t: PublicTrick) -> dict[str, Any]:
@@ -87,26 +95,71 @@ def play_reason(obs: Observation, cards: tuple[int, ...]) -> str | None:
     return follow_reason(trick.plays[0], obs.hand, cards, obs.ctx)
 
 
+DEFAULT_TIMEOUT = 10.0  # seconds: a search bot's 1 s cap, several times over, on a loaded machine
+
+# Fault kinds, the first word of every reason: what went wrong, for the tournament report.
+TIMEOUT, CRASH, UNREADABLE, ILLEGAL = "timeout", "crash", "unreadable", "illegal"
+
+
+def game_seed(seed: int | None, game: int) -> int:
+    """The seed the program gets for its ``game``-th game (reproducible from the bot's seed)."""
+    return random.Random(f"{seed}/{game}").getrandbits(32)
+
+
+def declaration_reason(obs: Observation, cards: tuple[int, ...]) -> str | None:
+    """Why showing ``cards`` is not one of the declarations the seat may make now, or None."""
+    if sorted(cards) in (sorted(o) for o in obs.declaration_options()):
+        return None
+    if not is_sub_multiset(cards, obs.hand):
+        return "not_in_hand"
+    from ..declaring import read_bid
+
+    try:
+        read_bid(obs.seat, cards, obs.level, obs.rules)
+    except ValueError as exc:
+        return f"not_a_declaration ({exc})"
+    return "would_not_stand"
+
+
+def _show(cards: tuple[int, ...] | None) -> str:
+    return "none" if cards is None else " ".join(cards_str(cards)) or "no cards"
+
+
 class ExternalBot(Bot):
     name = "external"
 
-    def __init__(self, command: str, *, seed: int | None = None, timeout: float = 5.0,
-                 fallback: str = "heuristic") -> None:
+    def __init__(self, command: str, *, seed: int | None = None, timeout: float = DEFAULT_TIMEOUT,
+                 fallback: str = "heuristic", log: str | os.PathLike[str] | None = None) -> None:
         self.command = command
+        self.seed = seed
         self.timeout = timeout
         self.fallback = make_bot(fallback, seed=seed)
-        self.faults = 0
-        self.fault_log: list[str] = []
+        self.fault_reasons: Counter[str] = Counter()  # "kind: why" -> count
+        self.fault_log: list[str] = []  # the first few faults in full
+        self.game = 0  # games (rounds) finished by this process
+        self.log = None if log is None else str(log)
         self._next_id = 0
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._proc: subprocess.Popen[str] | None = None
+        stderr: Any = subprocess.DEVNULL
+        if self.log is not None:
+            stderr = open(self.log, "a", encoding="utf-8")  # noqa: SIM115 - the child keeps it open
+            stderr.write(f"# tuolaji: started {command!r} (seed {seed})\n")
+            stderr.flush()
         try:
             self._proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                          stderr=subprocess.DEVNULL, text=True, bufsize=1)
+                                          stderr=stderr, text=True, bufsize=1)
         except OSError as exc:
-            self._fault(f"cannot start {command!r}: {exc}")
+            self._fault(CRASH, "cannot start", f"{command!r}: {exc}")
             return
+        finally:
+            if stderr is not subprocess.DEVNULL:
+                stderr.close()
         threading.Thread(target=self._read, args=(self._proc,), daemon=True).start()
+
+    @property
+    def faults(self) -> int:
+        return sum(self.fault_reasons.values())
 
     def _read(self, proc: subprocess.Popen[str]) -> None:
         assert proc.stdout is not None
@@ -114,56 +167,63 @@ class ExternalBot(Bot):
             self._lines.put(line)
         self._lines.put(None)  # end of output: the program exited
 
-    def _fault(self, why: str) -> None:
-        self.faults += 1
+    def _fault(self, kind: str, why: str, detail: str = "") -> None:
+        """Count a fault under ``kind: why`` (few distinct keys); keep the details of the first ones."""
+        self.fault_reasons[f"{kind}: {why}"] += 1
         if len(self.fault_log) < 20:
-            self.fault_log.append(why)
+            self.fault_log.append(f"{kind}: {why}" + (f" ({detail})" if detail else ""))
 
     @property
     def alive(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
 
+    def _send(self, msg: dict[str, Any]) -> bool:
+        proc = self._proc
+        if proc is None or proc.stdin is None:
+            return False
+        try:
+            proc.stdin.write(json.dumps(msg, separators=(",", ":")) + "\n")
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            return False
+        return True
+
     def _ask(self, decision: str, obs: Observation, legal: list[tuple[int, ...]] | None = None) -> tuple[bool, Any]:
         """Send one request; (True, cards or None) on a readable answer, (False, None) on a fault."""
         if not self.alive:
             if self._proc is not None:
-                self._fault("the program is not running")
+                self._fault(CRASH, "the program is not running")
             return False, None
         self._next_id += 1
         rid = self._next_id
         req: dict[str, Any] = {"protocol": PROTOCOL, "id": rid, "decision": decision, "seat": obs.seat,
+                               "game": self.game, "seed": game_seed(self.seed, self.game),
                                "state": observation_to_dict(obs)}
         if legal is not None:
             req["legal"] = [cards_str(p) for p in legal]
-        proc = self._proc
-        assert proc is not None and proc.stdin is not None
-        try:
-            proc.stdin.write(json.dumps(req, separators=(",", ":")) + "\n")
-            proc.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            self._fault("the program closed its input")
+        if not self._send(req):
+            self._fault(CRASH, "the program closed its input")
             return False, None
-        import time
-
         deadline = time.monotonic() + self.timeout
         while True:
             left = deadline - time.monotonic()
             try:
                 line = self._lines.get(timeout=max(0.0, left))
             except queue.Empty:
-                self._fault(f"no answer to request {rid} within {self.timeout}s")
+                self._fault(TIMEOUT, f"no answer within {self.timeout:g} s", f"request {rid}, {decision}")
                 return False, None
             if line is None:
-                self._fault("the program exited")
                 self._lines.put(None)
+                code = self._proc.poll() if self._proc is not None else None
+                self._fault(CRASH, "the program exited", f"exit status {code}")
                 return False, None
             try:
                 ans = json.loads(line)
             except json.JSONDecodeError:
-                self._fault(f"not JSON: {line[:80]!r}")
+                self._fault(UNREADABLE, "not JSON", repr(line[:80]))
                 return False, None
             if not isinstance(ans, dict):
-                self._fault(f"not an object: {line[:80]!r}")
+                self._fault(UNREADABLE, "not a JSON object", repr(line[:80]))
                 return False, None
             if ans.get("id") != rid:
                 continue  # a late answer to an earlier, timed-out request
@@ -171,43 +231,62 @@ class ExternalBot(Bot):
             if cards is None:
                 return True, None
             try:
+                if not isinstance(cards, list):
+                    raise CardError(f"cards must be a list, not {cards!r:.40}")
                 return True, tuple(parse_cards(cards))
             except CardError as exc:
-                self._fault(f"bad cards: {exc}")
+                self._fault(UNREADABLE, "bad cards", str(exc))
                 return False, None
 
     def declare(self, obs: Observation) -> tuple[int, ...] | None:
-        ok, cards = self._ask("declare", obs)
-        if ok and cards and (any(c != cards[0] for c in cards) or not is_sub_multiset(cards, Counter(obs.hand))):
-            self._fault(f"impossible declaration {cards!r}")
-            ok = False
-        if not ok:
-            return self.fallback.declare(obs)
-        return cards or None
+        legal = obs.declaration_options()
+        if not legal:  # nothing would stand: no need to ask (during the deal, most cards)
+            return None
+        ok, cards = self._ask("declare", obs, legal)
+        if ok and cards:
+            why = declaration_reason(obs, cards)
+            if why is None:
+                return tuple(cards)
+            self._fault(ILLEGAL, f"declaration {why.split(' (')[0]}", f"{_show(cards)}: {why}")
+        elif ok:
+            return None
+        return self.fallback.declare(obs)
 
     def bury(self, obs: Observation) -> tuple[int, ...]:
         ok, cards = self._ask("bury", obs)
-        if ok and cards is not None and len(cards) == obs.kitty_size and is_sub_multiset(cards, Counter(obs.hand)):
-            return tuple(cards)
         if ok:
-            self._fault(f"illegal bury {cards!r}")
+            if cards is None or len(cards) != obs.kitty_size:
+                got = 0 if cards is None else len(cards)
+                self._fault(ILLEGAL, "bury wrong_count", f"{got} cards, not {obs.kitty_size}")
+            elif not is_sub_multiset(cards, Counter(obs.hand)):
+                self._fault(ILLEGAL, "bury not_in_hand", _show(cards))
+            else:
+                return tuple(cards)
         return self.fallback.bury(obs)
 
     def play(self, obs: Observation) -> tuple[int, ...]:
         ok, cards = self._ask("play", obs, legal_hint(obs))
-        if ok and cards is not None and play_reason(obs, tuple(cards)) is None:
-            return tuple(cards)
         if ok:
-            self._fault(f"illegal play {cards!r}")
+            why = "empty_play" if cards is None else play_reason(obs, tuple(cards))
+            if why is None and cards is not None:
+                return tuple(cards)
+            self._fault(ILLEGAL, f"play {why}", _show(cards))
         return self.fallback.play(obs)
 
     def call_friend(self, obs: Observation) -> int:
         ok, cards = self._ask("call_friend", obs)
-        if ok and cards and len(cards) == 1:
-            return int(cards[0])
         if ok:
-            self._fault(f"bad friend card {cards!r}")
+            if cards and len(cards) == 1:
+                return int(cards[0])
+            self._fault(ILLEGAL, "friend card not_one_card", _show(cards))
         return self.fallback.call_friend(obs)
+
+    def game_over(self, seat: int, result: RoundEnded | None) -> None:
+        """Tell the program the game (round) is over, with its result; no answer is read."""
+        if self.alive:
+            self._send({"protocol": PROTOCOL, "event": "game_over", "game": self.game, "seat": seat,
+                        "result": None if result is None else result.to_dict()})
+        self.game += 1
 
     def close(self) -> None:
         proc = self._proc
@@ -223,4 +302,5 @@ class ExternalBot(Bot):
         self._proc = None
 
 
-__all__ = ["ExternalBot", "observation_to_dict", "legal_hint", "play_reason", "PROTOCOL", "TrickState"]
+__all__ = ["ExternalBot", "observation_to_dict", "legal_hint", "play_reason", "declaration_reason", "game_seed",
+           "PROTOCOL", "DEFAULT_TIMEOUT", "TrickState"]

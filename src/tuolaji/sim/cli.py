@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 from ..ruleset import RuleSetError, load_rules
@@ -32,7 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
                    help="run on Ray: no value starts a local instance, 'auto' joins a running cluster")
     p.add_argument("--chunk", type=int, default=0, help="deals per task (default: automatic)")
-    p.add_argument("--bot-timeout", type=float, default=5.0, help="seconds an external bot may think (default 5)")
+    p.add_argument("--bot-timeout", type=float, default=10.0,
+                   help="seconds an external bot may think per decision (default 10)")
+    p.add_argument("--bot-log", default=None, metavar="DIR",
+                   help="folder for external bots' standard error, one file per bot (default: a new temporary folder)")
     p.add_argument("--json", action="store_true", help="print one JSON object at the end and nothing else")
     return p
 
@@ -98,18 +103,36 @@ def main(argv: list[str] | None = None) -> int:
         runner = processes(workers)
     else:
         runner = serial
+    logs = _external_logs(bots, args.bot_log)
+    log_dir = None if not logs else (args.bot_log or str(Path(next(iter(logs.values()))).parent))
     kw: dict[str, Any] = dict(seed=args.seed, deals=args.deals, matches=args.matches, runner=runner,
-                              chunk=args.chunk, workers=workers, ext_timeout=args.bot_timeout, first=max(0, args.first))
+                              chunk=args.chunk, workers=workers, ext_timeout=args.bot_timeout, first=max(0, args.first),
+                              ext_log_dir=log_dir)
     if args.json:
         results = run_tournament(pairings, rules, **kw)
     else:
         results = _with_progress(pairings, rules, args, kw)
-    report = {"rules": rules.name, "seed": args.seed, "pairings": [r.summary() for r in results]}
+    report: dict[str, Any] = {"rules": rules.name, "seed": args.seed, "pairings": [r.summary() for r in results]}
+    if logs:
+        report["external_logs"] = logs
     if args.json:
         print(json.dumps(report))
     else:
         _print_table(report)
     return 0
+
+
+def _external_logs(bots: list[str], folder: str | None) -> dict[str, str]:
+    """The standard-error log file of each external bot (``cmd:``), creating the folder."""
+    from .runner import external_log
+
+    external = [b for b in bots if b.startswith("cmd:")]
+    if not external:
+        return {}
+    if folder is None:
+        folder = tempfile.mkdtemp(prefix="tuolaji-sim-")
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    return {spec: external_log(folder, spec) for spec in external}
 
 
 def _with_progress(pairings: list[tuple[str, str]], rules: Any, args: argparse.Namespace, kw: dict[str, Any]) -> Any:
@@ -152,11 +175,21 @@ def _print_table(report: dict[str, Any]) -> None:
         ("A ms p50 / p95 / max", lambda r: ms(r["latency_ms"]["a"])),
         ("B ms p50 / p95 / max", lambda r: ms(r["latency_ms"]["b"])),
     ]
+    if any(r["external_faults"]["a"] or r["external_faults"]["b"] for r in pairings):
+        rows.append(("external fault reasons", lambda r: _reasons(r["external_fault_reasons"])))
     if any("matches" in r for r in pairings):
         rows.append(("A matches won", lambda r: f"{r['a_match_win_rate']:.1%} of {r['matches']}" if "matches" in r else "-"))
     for label, cell in rows:
         table.add_row(label, *(cell(r) for r in pairings))
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    for spec, path in report.get("external_logs", {}).items():
+        console.print(f"standard error of {spec}: {path}", markup=False, highlight=False)
+
+
+def _reasons(by_side: dict[str, dict[str, int]]) -> str:
+    lines = [f"{side.upper()} {n}× {why}" for side in ("a", "b") for why, n in by_side[side].items()]
+    return "\n".join(lines) or "-"
 
 
 if __name__ == "__main__":

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..bots.base import Bot
+from ..bots.external import DEFAULT_TIMEOUT
 from ..bots.registry import make_bot
 from ..cards import new_deck
 from ..engine.actions import Action, Bury, CallFriend, Deal, Declare, Pass, Play
@@ -44,7 +46,14 @@ class _Solo:
 class SideStats:
     latency: Histogram = field(default_factory=Histogram)
     illegal: int = 0
-    faults: int = 0  # external bots: timeouts, crashes, unreadable answers
+    faults: int = 0  # external bots: timeouts, crashes, unreadable answers, illegal answers
+    fault_reasons: Counter[str] = field(default_factory=Counter)  # "kind: why" -> count
+
+    def add_faults(self, bot: Bot) -> None:
+        reasons = getattr(bot, "fault_reasons", None)
+        if reasons:
+            self.faults += sum(reasons.values())
+            self.fault_reasons.update(reasons)
 
 
 def seat_seed(seed: int, index: int, game: int, seat: int) -> int:
@@ -52,18 +61,36 @@ def seat_seed(seed: int, index: int, game: int, seat: int) -> int:
 
 
 def make_bots(spec_a: str, spec_b: str, a_seats: Sequence[int], players: int, seed: int, index: int,
-              game: int, ext_timeout: float = 5.0) -> list[Bot]:
-    return [make_side_bot(spec_a if s in a_seats else spec_b, seat_seed(seed, index, game, s), ext_timeout)
+              game: int, ext_timeout: float = DEFAULT_TIMEOUT, ext_log_dir: str | None = None) -> list[Bot]:
+    return [make_side_bot(spec_a if s in a_seats else spec_b, seat_seed(seed, index, game, s), ext_timeout,
+                          ext_log_dir)
             for s in range(players)]
 
 
-def make_side_bot(spec: str, seed: int, ext_timeout: float = 5.0) -> Bot:
-    """A registered bot by spec, or ``cmd:COMMAND`` for an external program."""
+def make_side_bot(spec: str, seed: int, ext_timeout: float = DEFAULT_TIMEOUT, ext_log_dir: str | None = None) -> Bot:
+    """A registered bot by spec, or ``cmd:COMMAND`` for an external program (its standard error
+    appended to ``external_log(ext_log_dir, spec)`` when a folder is given)."""
     if spec.startswith("cmd:"):
         from ..bots.external import ExternalBot
 
-        return ExternalBot(spec[4:], seed=seed, timeout=ext_timeout)
+        log = None if ext_log_dir is None else external_log(ext_log_dir, spec)
+        return ExternalBot(spec[4:], seed=seed, timeout=ext_timeout, log=log)
     return make_bot(spec, seed=seed)
+
+
+def external_log(folder: str, spec: str) -> str:
+    """The file an external bot's standard error goes to: one per bot spec in ``folder``."""
+    import os
+    import re
+
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", spec[4:] if spec.startswith("cmd:") else spec).strip("_")[:60]
+    return os.path.join(folder, f"{slug or 'bot'}.stderr.log")
+
+
+def game_over(bots: Sequence[Bot], rnd: Round) -> None:
+    """Tell every bot the game is over (external programs get a ``game_over`` notice)."""
+    for seat, bot in enumerate(bots):
+        bot.game_over(seat, rnd.result)
 
 
 def close_bots(bots: Sequence[Bot]) -> None:
@@ -207,23 +234,27 @@ def a_seats_for(game: int, players: int) -> list[int]:
     return [s for s in range(players) if s % 2 == game % 2]
 
 
-def play_deal(spec_a: str, spec_b: str, rules: RuleSet, seed: int, index: int, ext_timeout: float = 5.0) -> DealResult:
+def play_deal(spec_a: str, spec_b: str, rules: RuleSet, seed: int, index: int, ext_timeout: float = DEFAULT_TIMEOUT,
+              ext_log_dir: str | None = None) -> DealResult:
+    """One duplicate deal: two games, each a match of one round with fresh bots (a program that
+    remembered the first game's cards would know every hand in the second)."""
     deck, level, dealer = duplicate_deck(rules, seed, index)
     a, b = SideStats(), SideStats()
     games: list[GameRecord] = []
     for g in range(2):
         seats_a = a_seats_for(g, rules.players)
-        bots = make_bots(spec_a, spec_b, seats_a, rules.players, seed, index, g, ext_timeout)
+        bots = make_bots(spec_a, spec_b, seats_a, rules.players, seed, index, g, ext_timeout, ext_log_dir)
         rnd = Round(rules=rules, deck=deck, level=level, dealer=dealer)
         side_of = [a if s in seats_a else b for s in range(rules.players)]
         stepper = Stepper(_Solo(rnd), bots, side_of, random.Random(seat_seed(seed, index, g, 15)))
         try:
             while rnd.phase != Phase.DONE:
                 stepper.step()
+            game_over(bots, rnd)
         finally:
             close_bots(bots)
         for bot, side in zip(bots, side_of, strict=True):
-            side.faults += getattr(bot, "faults", 0)
+            side.add_faults(bot)
         games.append(_record(rnd, seats_a[0]))
     return DealResult(index, games, a, b)
 
@@ -246,25 +277,30 @@ class MatchResult:
     b: SideStats
 
 
-def play_match_pair(spec_a: str, spec_b: str, rules: RuleSet, seed: int, index: int, ext_timeout: float = 5.0,
-                    max_rounds: int = 300) -> MatchResult:
-    """The same match seed played twice, A's bots on the even seats then on the odd ones."""
+def play_match_pair(spec_a: str, spec_b: str, rules: RuleSet, seed: int, index: int,
+                    ext_timeout: float = DEFAULT_TIMEOUT, max_rounds: int = 300,
+                    ext_log_dir: str | None = None) -> MatchResult:
+    """The same match seed played twice, A's bots on the even seats then on the odd ones. Each
+    seat's bot (an external program: one process) plays every round of its match."""
     a, b = SideStats(), SideStats()
     won: list[bool] = []
     rounds = 0
     for g in range(2):
         seats_a = a_seats_for(g, rules.players)
-        bots = make_bots(spec_a, spec_b, seats_a, rules.players, seed, index, g + 2, ext_timeout)
+        bots = make_bots(spec_a, spec_b, seats_a, rules.players, seed, index, g + 2, ext_timeout, ext_log_dir)
         match = Match(rules=rules, seed=seed * 1_000_003 + index)
         side_of = [a if s in seats_a else b for s in range(rules.players)]
         stepper = Stepper(match, bots, side_of, random.Random(seat_seed(seed, index, g + 2, 15)))
         try:
             while not match.over and len(match.rounds) < max_rounds:
+                done = len(match.rounds)
                 stepper.step()
+                if len(match.rounds) > done:
+                    game_over(bots, match.rounds[-1])
         finally:
             close_bots(bots)
         for bot, side in zip(bots, side_of, strict=True):
-            side.faults += getattr(bot, "faults", 0)
+            side.add_faults(bot)
         rounds += len(match.rounds)
         a_team = seats_a[0] % 2
         if match.winner is None:  # hit the round cap: the higher level wins

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..ruleset import RuleSet
 from .latency import Histogram
-from .runner import DealResult, MatchResult, SideStats, play_deal, play_match_pair
+from .runner import DEFAULT_TIMEOUT, DealResult, MatchResult, SideStats, play_deal, play_match_pair
 
 
 @dataclass(frozen=True)
@@ -26,27 +26,31 @@ class Task:
     seed: int
     kind: str  # "deal" or "match"
     indices: tuple[int, ...]
-    ext_timeout: float = 5.0
+    ext_timeout: float = DEFAULT_TIMEOUT
+    ext_log_dir: str | None = None  # where external bots' standard error goes
 
 
 def run_task(task: Task) -> tuple[int, str, list[DealResult] | list[MatchResult]]:
     rules = RuleSet.from_dict(task.rules)
     if task.kind == "deal":
-        deals = [play_deal(task.a, task.b, rules, task.seed, i, task.ext_timeout) for i in task.indices]
+        deals = [play_deal(task.a, task.b, rules, task.seed, i, task.ext_timeout, task.ext_log_dir) for i in task.indices]
         return task.pairing, task.kind, deals
-    matches = [play_match_pair(task.a, task.b, rules, task.seed, i, task.ext_timeout) for i in task.indices]
+    matches = [play_match_pair(task.a, task.b, rules, task.seed, i, task.ext_timeout,
+                               ext_log_dir=task.ext_log_dir) for i in task.indices]
     return task.pairing, task.kind, matches
 
 
 def make_tasks(pairings: Sequence[tuple[str, str]], rules: RuleSet, seed: int, deals: int, matches: int,
-               chunk: int, ext_timeout: float = 5.0, first: int = 0) -> list[Task]:
+               chunk: int, ext_timeout: float = DEFAULT_TIMEOUT, first: int = 0,
+               ext_log_dir: str | None = None) -> list[Task]:
     """Deals (and match pairs) ``first`` .. ``first + n - 1`` of every pairing, ``chunk`` per task."""
     tasks: list[Task] = []
     rd = rules.to_dict()
     for p, (a, b) in enumerate(pairings):
         for kind, n, size in (("deal", deals, chunk), ("match", matches, 1)):
             for lo in range(first, first + n, size):
-                tasks.append(Task(p, a, b, rd, seed, kind, tuple(range(lo, min(first + n, lo + size))), ext_timeout))
+                tasks.append(Task(p, a, b, rd, seed, kind, tuple(range(lo, min(first + n, lo + size))), ext_timeout,
+                                  ext_log_dir))
     return tasks
 
 
@@ -125,6 +129,7 @@ class PairingResult:
                 mine.latency.merge(theirs.latency)
                 mine.illegal += theirs.illegal
                 mine.faults += theirs.faults
+                mine.fault_reasons.update(theirs.fault_reasons)
         gains = [d.a_level_gain for d in deals]
         n = len(gains)
         mean = sum(gains) / n if n else 0.0
@@ -147,6 +152,8 @@ class PairingResult:
             "illegal": a_side.illegal + b_side.illegal,
             "illegal_by_side": {"a": a_side.illegal, "b": b_side.illegal},
             "external_faults": {"a": a_side.faults, "b": b_side.faults},
+            "external_fault_reasons": {"a": dict(a_side.fault_reasons.most_common()),
+                                       "b": dict(b_side.fault_reasons.most_common())},
             "latency_ms": {"a": a_side.latency.summary_ms(), "b": b_side.latency.summary_ms()},
         }
         if matches:
@@ -167,12 +174,13 @@ def _mean(xs: Sequence[float]) -> float:
 
 
 def run_tournament(pairings: Sequence[tuple[str, str]], rules: RuleSet, *, seed: int, deals: int, matches: int = 0,
-                   runner: Runner = serial, chunk: int = 0, workers: int = 1, ext_timeout: float = 5.0, first: int = 0,
+                   runner: Runner = serial, chunk: int = 0, workers: int = 1, ext_timeout: float = DEFAULT_TIMEOUT,
+                   first: int = 0, ext_log_dir: str | None = None,
                    on_progress: Callable[[int, int], None] | None = None) -> list[PairingResult]:
     """Play every pairing; ``on_progress(games_done, pairing)`` after each finished task."""
     if chunk <= 0:  # enough tasks to keep every worker busy, few enough to be cheap
         chunk = max(1, min(25, deals // max(1, workers * 4)))
-    tasks = make_tasks(pairings, rules, seed, deals, matches, chunk, ext_timeout, first)
+    tasks = make_tasks(pairings, rules, seed, deals, matches, chunk, ext_timeout, first, ext_log_dir)
     results = [PairingResult(a, b) for a, b in pairings]
     for task, (p, kind, items) in runner(tasks):
         if kind == "deal":
