@@ -183,7 +183,8 @@ def test_illegal_play_reason_names_the_rule(tmp_path: Path) -> None:
             if "event" in req:
                 continue
             d = req["decision"]
-            cards = None if d == "declare" else req["state"]["hand"][:req["state"]["kitty_size"]] if d == "bury" else ["BJ", "BJ", "BJ"]
+            hand = req["state"]["hand"]
+            cards = None if d == "declare" else hand[:req["state"]["kitty_size"]] if d == "bury" else ["BJ"] * 3
             print(json.dumps({"id": req["id"], "cards": cards}), flush=True)
     """)
     r = play_deal(f"cmd:{cmd}", "random", RULES, 2, 0)
