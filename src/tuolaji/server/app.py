@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -51,6 +51,7 @@ from ..cards import cards_str, new_deck
 from ..engine.match import Match
 from ..record import RecordError, from_record, to_record
 from ..ruleset import PRESETS, RuleSet, RuleSetError, load_rules
+from .local import is_local_player, is_loopback
 from .protocol import DIFFICULTIES, LANGS, SPEEDS, MessageError, reason_text, validate_settings
 from .room import Conn, Room, Seat, hash_token, new_token, replay_frames
 from .store import Store
@@ -372,8 +373,12 @@ def export_record(match: Match) -> dict[str, Any]:
 
 # ------------------------------------------------------------------ the app
 def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, save_interval: float = 1.0,
-               mode: str = "serve") -> Starlette:
-    """The ASGI app. ``db_path`` None: the default file under the user's data directory."""
+               mode: str = "serve", listen_host: str = "0.0.0.0") -> Starlette:
+    """The ASGI app. ``db_path`` None: the default file under the user's data directory.
+
+    ``mode`` "play" is this computer's table (its player owns every human seat, server/local.py);
+    ``listen_host`` is the address the server listens on, for telling whether friends can reach it.
+    """
     from .store import default_db_path
 
     store = Store(db_path if db_path is not None else default_db_path())
@@ -384,11 +389,19 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
     async def page(request: Request) -> Response:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
+    lan = not is_loopback(listen_host)
+
+    def local_player(conn: HTTPConnection) -> bool:
+        return is_local_player(mode, conn.client.host if conn.client else None, conn.headers.get("origin"))
+
     async def info(request: Request) -> Response:
         port = request.url.port or 80
         return JSONResponse({
             "version": __version__, "mode": mode,
-            "lan_urls": [f"http://{ip}:{port}/" for ip in lan_addresses()],
+            # friends can open these only when the server listens beyond this computer; a play-mode
+            # server on loopback says how to serve the network instead (``lan_how``)
+            "lan": lan, "lan_urls": [f"http://{ip}:{port}/" for ip in lan_addresses()] if lan else [],
+            "lan_how": None if lan else "tuolaji serve",
             "presets": sorted(PRESETS), "difficulties": list(DIFFICULTIES), "speeds": list(SPEEDS),
             "lang": _lang(request),
         })
@@ -407,6 +420,7 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
     async def list_games(request: Request) -> Response:
         token = request.headers.get("x-tuolaji-token", "")
         h = hash_token(token) if token else None
+        local = local_player(request)
         games = store.list_games()
         for g in games:
             room = tables.rooms.get(g["code"])
@@ -419,6 +433,8 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
                 tokens = g["tokens"]
             del g["tokens"]
             g["mine"] = tokens.index(h) if h and h in tokens else None
+            if g["mine"] is None and local:  # the player at this computer owns its human seats
+                g["mine"] = next((i for i, t in enumerate(tokens) if t), None)
         return JSONResponse({"games": games})
 
     async def create_game(request: Request) -> Response:
@@ -470,7 +486,7 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
             return _json_error("no such game", 404, "no_room")
         token = request.headers.get("x-tuolaji-token", "")
         owners = [s.token for s in room.seats if s.token]
-        if owners and (not token or hash_token(token) not in owners):
+        if owners and (not token or hash_token(token) not in owners) and not local_player(request):
             return _json_error("only a player of this game may delete it", 403, "not_yours")
         for c in list(room.conns):
             c.push({"type": "closed", "reason": "deleted"})
@@ -541,7 +557,7 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
                                                   "reason": reason_text("no_room", lang, room=code[:8])}))
             await websocket.close(code=4404)
             return
-        conn = Conn(send=websocket.send_text, lang=lang)
+        conn = Conn(send=websocket.send_text, lang=lang, local=local_player(websocket))
         writer = asyncio.get_running_loop().create_task(_writer(conn, room, websocket))
         room.start()
         try:

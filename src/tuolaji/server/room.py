@@ -35,6 +35,7 @@ from ..engine.view import events_for, round_view
 from ..errors import IllegalAction
 from ..scoring import level_name
 from . import coach
+from .local import reclaim
 from .protocol import Message, MessageError, parse_message, reason_text
 
 log = logging.getLogger("tuolaji.server")
@@ -102,6 +103,7 @@ class Conn:
     name: str = ""
     seat: int | None = None
     greeted: bool = False
+    local: bool = False  # the player at this computer of a play-mode server (server/local.py)
     cursor: int = 0  # index into match.events already sent
     dirty: bool = False
     acks: list[int | str] = field(default_factory=list)
@@ -226,6 +228,8 @@ class Room:
         conn.token, conn.lang, conn.name, conn.greeted = token, lang, name, True
         conn.token_hash = hash_token(token)
         conn.seat = self.seat_of_token(token)
+        if conn.seat is None and conn.local:  # the same player, from another origin's storage
+            conn.seat = reclaim(self, conn.token_hash)
         conn.cursor = len(self.match.events)
         self.conns.append(conn)
         if conn.seat is not None and name and not self.seats[conn.seat].name:

@@ -21,7 +21,7 @@ class LiveServer:
                  **app_options: Any) -> None:
         import uvicorn
 
-        self.app = create_app(db_path, **app_options)
+        self.app = create_app(db_path, listen_host=host, **app_options)
         self.host = host
         config = uvicorn.Config(self.app, host=host, port=port, log_level="warning", access_log=False,
                                 lifespan="on", ws_max_size=65536,
