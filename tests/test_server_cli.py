@@ -12,7 +12,6 @@ import pytest
 pytest.importorskip("starlette")
 
 from server_util import Client, create_game  # noqa: E402
-
 from tuolaji.server.cli import listen, main  # noqa: E402
 from tuolaji.server.local import is_local_player  # noqa: E402
 from tuolaji.server.testing import LiveServer  # noqa: E402
