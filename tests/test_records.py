@@ -205,7 +205,7 @@ def test_a_tampered_derived_event_is_refused_at_its_event(midway: Match) -> None
     data = copy.deepcopy(to_record(midway))
     events = data["events"]
     i = _event_index(events, "trump_fixed", 0)
-    events[i]["trump"] = (events[i]["trump"] or 0) + 1 if events[i]["trump"] != 3 else 0
+    events[i]["trump"] = "S" if events[i]["trump"] != "S" else "H"
     _refused(data, f"'events'[{i}]")
 
 
@@ -240,3 +240,19 @@ def test_every_refusal_names_a_place() -> None:
             from_record(data)
         except RecordError as exc:
             assert re.search(r"'events'\[\d+\]|'deals'", str(exc)), str(exc)
+
+
+def test_a_record_with_trump_as_a_suit_number_still_loads(midway: Match) -> None:
+    """Records written before trump was spelled as a letter (0..3) load as the same game."""
+    data = copy.deepcopy(to_record(midway))
+    old = 0
+    for e in data["events"]:
+        if e.get("trump") is not None:
+            e["trump"] = "SHCD".index(e["trump"])
+            old += 1
+    assert old
+    assert to_record(from_record(data)) == to_record(midway)
+    bad = copy.deepcopy(data)
+    i = next(i for i, e in enumerate(bad["events"]) if e.get("trump") is not None)
+    bad["events"][i]["trump"] = "X"
+    _refused(bad, f"'events'[{i}]", "trump must be one of S, H, C, D or null")

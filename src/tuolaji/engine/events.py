@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from ..cards import card_str, cards_str, parse_card, parse_cards
+from ..cards import SUITS, card_str, cards_str, parse_card, parse_cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +25,8 @@ class Event:
                 v = cards_str(v)
             elif f.name in _ONE_CARD_FIELDS and v is not None:
                 v = card_str(v)
+            elif f.name == "trump" and v is not None:
+                v = SUITS[v]  # one spelling on every wire: a letter, or null for no-trump
             elif isinstance(v, tuple):
                 v = list(v)
             out[f.name] = v
@@ -151,6 +153,14 @@ EVENT_NAMES: dict[type[Event], str] = {
 EVENT_TYPES = {v: k for k, v in EVENT_NAMES.items()}
 
 
+def _parse_trump(v: Any) -> int:
+    if isinstance(v, str) and v in SUITS:
+        return SUITS.index(v)
+    if type(v) is int and 0 <= v < 4:  # records written before trump was spelled as a letter
+        return v
+    raise ValueError(f"trump must be one of S, H, C, D or null, not {v!r:.20}")
+
+
 def event_from_dict(data: dict[str, Any]) -> Event:
     """Inverse of ``Event.to_dict``; raises ValueError on a malformed event."""
     if not isinstance(data, dict) or data.get("e") not in EVENT_TYPES:
@@ -167,6 +177,8 @@ def event_from_dict(data: dict[str, Any]) -> Event:
             v = tuple(parse_cards(v))
         elif f.name in _ONE_CARD_FIELDS and v is not None:
             v = parse_card(v)
+        elif f.name == "trump" and v is not None:
+            v = _parse_trump(v)
         elif isinstance(v, list):
             v = tuple(v)
         kwargs[f.name] = v

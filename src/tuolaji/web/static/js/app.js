@@ -808,7 +808,7 @@ class TablePage {
     let line = null;
     switch (e.e) {
       case "declared": line = t("ev_declared", { name: name(e.seat), cards: cardsText(e.cards) }); break;
-      case "trump_fixed": line = t("ev_trump_fixed", { trump: e.trump === null || e.trump === undefined ? t("no_trump") : suitText("SHCD"[e.trump]), name: name(e.dealer) }); break;
+      case "trump_fixed": line = t("ev_trump_fixed", { trump: e.trump === null || e.trump === undefined ? t("no_trump") : suitText(e.trump), name: name(e.dealer) }); break;
       case "buried": line = t("ev_buried", { name: name(e.seat) }); break;
       case "played":
         if (e.attempted) line = t("ev_failed_throw", { name: name(e.seat), tried: cardsText(e.attempted), cards: cardsText(e.cards) });

@@ -1,0 +1,477 @@
+// Generated from src/tuolaji/server/wire.py by `python -m tuolaji.server.wire_ts`. Do not edit.
+// The messages the server sends. JSDoc uses them as: /** @typedef {import('./wire').StateMsg} StateMsg */
+
+
+/** The whole table as one connection may see it; sent after every change (coalesced). */
+export interface StateMsg {
+  type: "state";
+  room: RoomInfo;
+  you: You;
+  view: TableView;
+  between: boolean;
+  thinking: boolean;
+  re?: ReqId[];
+  waiting_for: number | null;
+  timer_ms: number | null;
+  options?: Options;
+  summary?: Summary | null;
+  ready?: number[];
+  events_skipped?: number;
+  events: WireEvent[];
+}
+
+export interface WelcomeMsg {
+  type: "welcome";
+  code: string;
+  seat: number | null;
+  token: string | null;
+  lang: string;
+  players: number;
+  rules: Record<string, unknown>;
+}
+
+/** A message was refused; nothing changed. */
+export interface RefusedMsg {
+  type: "refused";
+  code: string;
+  reason: string;
+  why: string;
+  re?: ReqId;
+  action?: string;
+}
+
+/** The answer to ``check``: would this selection be legal? */
+export interface CheckedMsg {
+  type: "checked";
+  re: number | string | null;
+  ok: boolean;
+  code?: string;
+  reason?: string;
+  why?: string;
+}
+
+export interface HintMsg {
+  type: "hint";
+  re: number | string | null;
+  action: HintAction;
+}
+
+export interface PongMsg {
+  type: "pong";
+  re: number | string | null;
+}
+
+export interface SeatedMsg {
+  type: "seated";
+  seat: number;
+  re: number | string | null;
+}
+
+export interface ClosedMsg {
+  type: "closed";
+  reason: string;
+}
+
+export interface InfoResponse {
+  version: string;
+  mode: string;
+  lan_urls: string[];
+  presets: string[];
+  difficulties: string[];
+  speeds: string[];
+  lang: string;
+}
+
+export interface RulesSchema {
+  fields: RuleField[];
+  presets: Record<string, Record<string, unknown>>;
+}
+
+export interface GamesResponse {
+  games: GameEntry[];
+}
+
+export interface CreatedResponse {
+  code: string;
+  token: string | null;
+  seat: number | null;
+  url: string;
+}
+
+export interface ImportedResponse {
+  code: string;
+  over: boolean;
+  rounds: number;
+}
+
+/** The room's info (as ``RoomInfo``) with its full rule settings, for the replay page. */
+export interface GameInfoResponse {
+  code: string;
+  status: "lobby" | "playing" | "finished";
+  host: boolean;
+  seats: SeatInfo[];
+  spectators: number;
+  settings: RoomSettings;
+  rules: Record<string, unknown>;
+  summary: PublicSummary;
+  rounds: number;
+  over: boolean;
+}
+
+export interface ReplayResponse {
+  round: number;
+  seat: number | null;
+  rounds: number;
+  frames: ReplayFrame[];
+  players: number;
+  names?: string[];
+  summary?: PublicSummary;
+}
+
+export interface RulesCheckResponse {
+  ok: boolean;
+  error?: string;
+}
+
+export interface ApiError {
+  error: string;
+  code: string;
+}
+
+export interface RoomInfo {
+  code: string;
+  status: "lobby" | "playing" | "finished";
+  host: boolean;
+  seats: SeatInfo[];
+  spectators: number;
+  settings: RoomSettings;
+  rules: string;
+}
+
+export interface You {
+  seat: number | null;
+  host: boolean;
+  lang: string;
+  autoplay: boolean;
+}
+
+/** The view in a ``state`` message: the match view with the table's names for it. */
+export interface TableView {
+  seat: number | null;
+  phase: "deal" | "declare" | "bury" | "call_friend" | "play" | "done" | "override";
+  turn: number | null;
+  level: number;
+  dealer: number | null;
+  trump: "S" | "H" | "C" | "D" | null;
+  trump_fixed: boolean;
+  bid: Bid | null;
+  overrides: number;
+  friend_card: string | null;
+  dealer_side: number[];
+  seat_points: number[];
+  hand: string[];
+  hand_sizes: number[];
+  dealt: number;
+  kitty_size: number;
+  kitty: string[] | null;
+  trick: TrickView | null;
+  last_trick: LastTrickView | null;
+  tricks_played: number;
+  attacker_points: number;
+  result: RoundResult | null;
+  redeal: boolean;
+  levels: number[];
+  round_number: number;
+  winner: number | null;
+  over: boolean;
+  level_names: string[];
+  sides: ("dealer" | "attacker" | null)[];
+}
+
+/** What the receiving seat may do now; only the keys of the current phase are present. */
+export interface Options {
+  phase: "deal" | "declare" | "bury" | "call_friend" | "play" | "done" | "override";
+  turn: boolean;
+  eff: number[];
+  declare?: string[][];
+  can_pass?: boolean;
+  can_redeal?: boolean;
+  bury?: number;
+  from_kitty?: string[];
+  call_friend?: boolean;
+  follow?: Follow;
+  playable?: boolean[];
+  required?: boolean[];
+  lead?: boolean;
+}
+
+/** The last finished round, public, with the coach's review for the receiver's side. */
+export interface Summary {
+  round: number;
+  level: number;
+  dealer: number | null;
+  trump: "S" | "H" | "C" | "D" | null;
+  result: RoundResult;
+  sides: ("dealer" | "attacker")[];
+  levels_before: number[] | null;
+  levels_after: number[];
+  level_names_before: string[] | null;
+  level_names_after: string[];
+  points_total: number;
+  last_trick: WonTrick | null;
+  review: ReviewItem[];
+  winner: number | null;
+}
+
+export interface HintAction {
+  type: "declare" | "pass" | "bury" | "play" | "call_friend" | "redeal";
+  cards?: string[];
+  card?: string;
+}
+
+export interface RuleField {
+  name: string;
+  default: unknown;
+  kind: "enum" | "bool" | "int" | "list" | "text";
+  options?: string[];
+  optional?: boolean;
+}
+
+export interface GameEntry {
+  code: string;
+  created: number;
+  updated: number;
+  status: "lobby" | "playing" | "finished";
+  seats: GameSeat[];
+  summary: PublicSummary;
+  mine: number | null;
+}
+
+export interface SeatInfo {
+  name: string;
+  human: boolean;
+  connected: boolean;
+  autoplay: boolean;
+  bot: boolean;
+  team: number;
+}
+
+export interface RoomSettings {
+  speed: string | null;
+  timer: number | null;
+  difficulty: string | null;
+}
+
+export interface PublicSummary {
+  levels: number[];
+  level_names: string[];
+  round: number;
+  winner: number | null;
+  rules: string;
+  names: string[];
+  players: number;
+  teams: number[];
+}
+
+export interface ReplayFrame {
+  label: ReplayLabel;
+  view: RoundView;
+}
+
+export interface Bid {
+  seat: number;
+  cards: string[];
+}
+
+export interface TrickView {
+  leader: number;
+  plays: SeatPlay[];
+  attempted: string[] | null;
+}
+
+export interface LastTrickView {
+  leader: number;
+  plays: SeatPlay[];
+  winner: number;
+  points: number;
+}
+
+/** A finished round's ``round_ended`` event (also a view's ``result``). */
+export interface RoundResult {
+  e: "round_ended";
+  attacker_points: number;
+  trick_points: number;
+  kitty: string[];
+  kitty_points: number;
+  multiplier: number;
+  kitty_captured: boolean;
+  team: "dealer" | "attackers";
+  levels: number;
+  next_dealer: number;
+  dealer_side: number[];
+  overrides: number;
+  failed_throws: number[];
+  penalty_points: number;
+}
+
+export interface Follow {
+  count: number;
+  suit: "S" | "H" | "C" | "D" | "T";
+}
+
+export interface WonTrick {
+  plays: SeatPlay[];
+  winner: number;
+  points: number;
+}
+
+export interface ReviewItem {
+  trick: number;
+  points: number;
+  note: string;
+  kitty?: boolean;
+  leader?: number;
+  winner?: number;
+  given?: number;
+  plays?: SeatPlay[];
+}
+
+export interface GameSeat {
+  name: string | null;
+  human: boolean;
+}
+
+export interface ReplayLabel {
+  e: string;
+  seat?: number | null;
+  cards?: string[];
+  attempted?: string[] | null;
+  trick?: number;
+}
+
+/** ``engine.view.round_view``: the round as one seat may see it (None: a spectator). */
+export interface RoundView {
+  seat: number | null;
+  phase: "deal" | "declare" | "bury" | "call_friend" | "play" | "done" | "override";
+  turn: number | null;
+  level: number;
+  dealer: number | null;
+  trump: "S" | "H" | "C" | "D" | null;
+  trump_fixed: boolean;
+  bid: Bid | null;
+  overrides: number;
+  friend_card: string | null;
+  dealer_side: number[];
+  seat_points: number[];
+  hand: string[];
+  hand_sizes: number[];
+  dealt: number;
+  kitty_size: number;
+  kitty: string[] | null;
+  trick: TrickView | null;
+  last_trick: LastTrickView | null;
+  tricks_played: number;
+  attacker_points: number;
+  result: RoundResult | null;
+  redeal: boolean;
+}
+
+export interface SeatPlay {
+  seat: number;
+  cards: string[];
+}
+
+export type ServerMessage = StateMsg | WelcomeMsg | RefusedMsg | CheckedMsg | HintMsg | PongMsg | SeatedMsg | ClosedMsg;
+
+export type WireEvent = EvRoundStarted | EvDealt | EvDeclared | EvPassed | EvTrumpFixed | EvRedealt | EvKittyTaken | EvBuried | EvPlayed | EvRedealRequested | EvFriendCalled | EvFriendRevealed | EvTimeIsUp | EvTrickEnded | RoundResult | EvMatchEnded;
+
+export type ReqId = number | string;
+
+export interface EvRoundStarted {
+  e: "round_started";
+  number: number;
+  level: number;
+  dealer: number | null;
+  levels: number[];
+}
+
+export interface EvDealt {
+  e: "dealt";
+  seat: number;
+  card: string | null;
+}
+
+export interface EvDeclared {
+  e: "declared";
+  seat: number;
+  cards: string[];
+  trump: "S" | "H" | "C" | "D" | null;
+}
+
+export interface EvPassed {
+  e: "passed";
+  seat: number;
+}
+
+export interface EvTrumpFixed {
+  e: "trump_fixed";
+  trump: "S" | "H" | "C" | "D" | null;
+  dealer: number;
+  source: string;
+}
+
+export interface EvRedealt {
+  e: "redealt";
+}
+
+export interface EvKittyTaken {
+  e: "kitty_taken";
+  seat: number;
+  cards: string[] | null;
+}
+
+export interface EvBuried {
+  e: "buried";
+  seat: number;
+  cards: string[] | null;
+}
+
+export interface EvPlayed {
+  e: "played";
+  seat: number;
+  cards: string[];
+  attempted: string[] | null;
+}
+
+export interface EvRedealRequested {
+  e: "redeal_requested";
+  seat: number;
+}
+
+export interface EvFriendCalled {
+  e: "friend_called";
+  seat: number;
+  card: string;
+}
+
+export interface EvFriendRevealed {
+  e: "friend_revealed";
+  seat: number | null;
+}
+
+export interface EvTimeIsUp {
+  e: "time_is_up";
+}
+
+export interface EvTrickEnded {
+  e: "trick_ended";
+  winner: number;
+  points: number;
+  attacker_points: number;
+}
+
+export interface EvMatchEnded {
+  e: "match_ended";
+  winner: number;
+  levels: number[];
+}
