@@ -55,6 +55,7 @@ from .local import is_local_player, is_loopback
 from .protocol import DIFFICULTIES, LANGS, SPEEDS, MessageError, reason_text, validate_settings
 from .room import Conn, Room, Seat, hash_token, new_token, replay_frames
 from .store import Store
+from .wire import InfoResponse
 
 log = logging.getLogger("tuolaji.server")
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -396,7 +397,7 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
 
     async def info(request: Request) -> Response:
         port = request.url.port or 80
-        return JSONResponse({
+        body: InfoResponse = {
             "version": __version__, "mode": mode,
             # friends can open these only when the server listens beyond this computer; a play-mode
             # server on loopback says how to serve the network instead (``lan_how``)
@@ -404,7 +405,8 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
             "lan_how": None if lan else "tuolaji serve",
             "presets": sorted(PRESETS), "difficulties": list(DIFFICULTIES), "speeds": list(SPEEDS),
             "lang": _lang(request),
-        })
+        }
+        return JSONResponse(body)
 
     async def rules(request: Request) -> Response:
         return JSONResponse(rules_schema())

@@ -386,7 +386,9 @@ class ApiError(TypedDict):
 class InfoResponse(TypedDict):
     version: str
     mode: str
+    lan: bool  # friends on the network can reach this table
     lan_urls: list[str]
+    lan_how: str | None  # when they cannot: the command that serves the network
     presets: list[str]
     difficulties: list[str]
     speeds: list[str]

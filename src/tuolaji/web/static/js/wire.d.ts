@@ -75,7 +75,9 @@ export interface ClosedMsg {
 export interface InfoResponse {
   version: string;
   mode: string;
+  lan: boolean;
   lan_urls: string[];
+  lan_how: string | null;
   presets: string[];
   difficulties: string[];
   speeds: string[];
