@@ -54,6 +54,8 @@ from ..ruleset import PRESETS, RuleSet, RuleSetError, load_rules
 from .local import is_local_player, is_loopback
 from .protocol import DIFFICULTIES, LANGS, SPEEDS, MessageError, reason_text, validate_settings
 from .room import Conn, Room, Seat, hash_token, new_token, replay_frames
+from .rules_text import labels as rules_labels
+from .rules_text import rules_error_text
 from .store import Store
 from .wire import InfoResponse
 
@@ -269,6 +271,11 @@ def _json_error(message: str, status: int = 400, code: str = "bad_request") -> J
     return JSONResponse({"error": message, "code": code}, status_code=status)
 
 
+def _refuse(request: Request, code: str, status: int = 400, **fields: object) -> JSONResponse:
+    """An HTTP refusal in the player's language (``reason_text``'s catalog)."""
+    return _json_error(reason_text(code, _lang(request), **fields), status, code)
+
+
 async def _body(request: Request, limit: int = 2_000_000) -> Any:
     raw = await request.body()
     if len(raw) > limit:
@@ -281,12 +288,12 @@ async def _body(request: Request, limit: int = 2_000_000) -> Any:
         raise MessageError("bad_json") from None
 
 
-def _lang(request: Request) -> str:
-    accept = request.headers.get("accept-language", "")
-    q = request.query_params.get("lang")
-    if q in LANGS:
-        return q
-    return "zh" if accept.lower().startswith("zh") else "en"
+def _lang(request: HTTPConnection) -> str:
+    """The player's language: ``?lang=``, the page's choice (``X-Tuolaji-Lang``), else the browser's."""
+    for chosen in (request.query_params.get("lang"), request.headers.get("x-tuolaji-lang")):
+        if chosen in LANGS:
+            return chosen
+    return "zh" if request.headers.get("accept-language", "").lower().startswith("zh") else "en"
 
 
 def lan_addresses() -> list[str]:
@@ -328,7 +335,7 @@ def rules_schema() -> dict[str, Any]:
         else:
             entry["kind"] = "text"
         fields.append(entry)
-    return {"fields": fields, "presets": {name: rs.to_dict() for name, rs in PRESETS.items()}}
+    return {"fields": fields, "presets": {name: rs.to_dict() for name, rs in PRESETS.items()}, "labels": rules_labels()}
 
 
 def _plain(v: Any) -> Any:
@@ -415,8 +422,10 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
         try:
             body = await _body(request)
             parse_rules(body.get("rules") if isinstance(body, dict) else None)
-        except (RuleSetError, MessageError, TypeError, ValueError) as exc:
-            return JSONResponse({"ok": False, "error": str(exc)})
+        except RuleSetError as exc:
+            return JSONResponse({"ok": False, "error": rules_error_text(exc, _lang(request))})
+        except MessageError as exc:
+            return JSONResponse({"ok": False, "error": exc.message(_lang(request))})
         return JSONResponse({"ok": True})
 
     async def list_games(request: Request) -> Response:
@@ -443,22 +452,23 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
         try:
             body = await _body(request)
             if not isinstance(body, dict):
-                return _json_error("send a JSON object")
+                return _refuse(request, "not_object")
             rs = parse_rules(body.get("rules"))
             settings = validate_settings(body)
             seed = body.get("seed")
             if seed is not None and (not tables.allow_seed or type(seed) is not int):
-                return _json_error("this server does not take a seed", code="no_seed")
+                return _refuse(request, "no_seed")
             seat = body.get("seat", 0)
             if seat is not None and (type(seat) is not int or not 0 <= seat < rs.players):
-                return _json_error(f"there is no seat {seat!r}", code="bad_seat")
+                return _refuse(request, "bad_seat", seat=seat)
             name = body.get("name") or ""
             if not isinstance(name, str) or len(name) > 24:
-                return _json_error("a name has at most 24 characters", code="bad_name")
+                return _refuse(request, "bad_name")
             match = Match(rules=rs, seed=seed)
-        except (RuleSetError, MessageError, ValueError) as exc:
-            msg = exc.message("en") if isinstance(exc, MessageError) else str(exc)
-            return _json_error(msg, code="bad_rules" if isinstance(exc, RuleSetError) else "bad_request")
+        except RuleSetError as exc:
+            return _json_error(rules_error_text(exc, _lang(request)), code="bad_rules")
+        except MessageError as exc:
+            return _json_error(exc.message(_lang(request)), code=exc.code)
         token = request.headers.get("x-tuolaji-token") or ""
         made = None
         if not token or len(token) > 64:
@@ -477,7 +487,7 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
     async def game_info(request: Request) -> Response:
         room = await tables.get(request.path_params["code"])
         if room is None:
-            return _json_error("no such game", 404, "no_room")
+            return _refuse(request, "no_game", 404)
         return JSONResponse({**room.room_info(), "rules": room.match.rules.to_dict(), "summary": room.public_summary(),
                              "rounds": len(room.match.rounds), "over": room.match.over})
 
@@ -485,11 +495,11 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
         code = request.path_params["code"].upper()
         room = await tables.get(code)
         if room is None:
-            return _json_error("no such game", 404, "no_room")
+            return _refuse(request, "no_game", 404)
         token = request.headers.get("x-tuolaji-token", "")
         owners = [s.token for s in room.seats if s.token]
         if owners and (not token or hash_token(token) not in owners) and not local_player(request):
-            return _json_error("only a player of this game may delete it", 403, "not_yours")
+            return _refuse(request, "not_yours", 403)
         for c in list(room.conns):
             c.push({"type": "closed", "reason": "deleted"})
         await room.stop()
@@ -500,7 +510,7 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
     async def export(request: Request) -> Response:
         room = await tables.get(request.path_params["code"])
         if room is None:
-            return _json_error("no such game", 404, "no_room")
+            return _refuse(request, "no_game", 404)
         data = export_record(room.match)
         stamp = time.strftime("%Y%m%d", time.localtime(room.created))
         return Response(json.dumps(data, ensure_ascii=False, indent=1), media_type="application/json",
@@ -509,16 +519,18 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
     async def replay(request: Request) -> Response:
         room = await tables.get(request.path_params["code"])
         if room is None:
-            return _json_error("no such game", 404, "no_room")
+            return _refuse(request, "no_game", 404)
         try:
             number = int(request.query_params.get("round", "1"))
             seat_q = request.query_params.get("seat", "0")
             seat = None if seat_q in ("", "none", "spectator") else int(seat_q)
-            if seat is not None and not 0 <= seat < room.players:
-                raise ValueError(f"there is no seat {seat}")
-            data = replay_frames(room.match, number, seat)
-        except ValueError as exc:
-            return _json_error(str(exc), 400, "bad_replay")
+        except ValueError:
+            return _refuse(request, "bad_replay")
+        if seat is not None and not 0 <= seat < room.players:
+            return _refuse(request, "bad_seat", seat=seat)
+        if not 1 <= number <= len(room.match.rounds):
+            return _refuse(request, "no_round", round=number, done=len(room.match.rounds))
+        data = replay_frames(room.match, number, seat)
         data["names"] = room.names()
         data["summary"] = room.public_summary()
         return JSONResponse(data)
@@ -526,11 +538,13 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
     async def import_record(request: Request) -> Response:
         raw = await request.body()
         if len(raw) > 20_000_000:
-            return _json_error("that file is too large", 413, "too_big")
+            return _refuse(request, "file_too_big", 413)
         try:
             match = from_record(raw.decode("utf-8", errors="replace"))
-        except (RecordError, RuleSetError, ValueError) as exc:
-            return _json_error(f"not a game record this program can load: {exc}", 400, "bad_record")
+        except RuleSetError as exc:
+            return _refuse(request, "bad_record", why=rules_error_text(exc, _lang(request)))
+        except (RecordError, ValueError) as exc:
+            return _refuse(request, "bad_record", why=exc)
         token = request.headers.get("x-tuolaji-token") or ""
         room = Room(tables.new_code(), match, host=hash_token(token) if token else None,
                     status="finished" if match.over else "lobby")

@@ -43,14 +43,35 @@ SERVER_REASONS: dict[str, tuple[str, str]] = {
     "no_room": ("there is no room {room}", "没有房间 {room}"),
     "busy": ("the computer is still thinking; try again", "电脑还在思考，请稍后再试"),
     "no_hint": ("there is nothing to hint now", "现在没有可提示的操作"),
+    # HTTP answers (the start page, import, replay)
+    "not_object": ("send a JSON object", "请求必须是 JSON 对象"),
+    "no_seed": ("this server does not take a seed", "这个服务器不接受指定种子"),
+    "bad_name": ("a name has at most 24 characters", "名字最多 24 个字"),
+    "no_game": ("there is no such game", "没有这局牌"),
+    "not_yours": ("only a player of this game may delete it", "只有这局的玩家才能删除它"),
+    "file_too_big": ("that file is too large", "文件太大"),
+    "bad_record": ("not a game record this program can load: {why}", "不是本程序能读取的牌谱文件：{why}"),
+    "no_round": ("round {round} has not finished (finished rounds: {done})", "第 {round} 局还没打完（已打完 {done} 局）"),
+    "bad_replay": ("the replay needs a round number and a seat", "回放需要局数和座位"),
 }
+
+
+class Why(ValueError):
+    """What a field must be, in English and Chinese (a part of a ``bad_message`` refusal)."""
+
+    def __init__(self, en: str, zh: str) -> None:
+        super().__init__(en)
+        self.en, self.zh = en, zh
+
+    def text(self, lang: str) -> str:
+        return self.zh if lang.startswith("zh") else self.en
 
 
 def reason_text(code: str, lang: str, **fields: object) -> str:
     en, zh = SERVER_REASONS.get(code) or ENGINE_REASONS.get(code) or (code, code)
     text = zh if lang.startswith("zh") else en
     try:
-        return text.format(**fields)
+        return text.format(**{k: v.text(lang) if isinstance(v, Why) else v for k, v in fields.items()})
     except (KeyError, IndexError, ValueError):
         return text
 
@@ -74,14 +95,14 @@ Check = Callable[[Any], Any]
 def _str(max_len: int) -> Check:
     def check(v: Any) -> Any:
         if not isinstance(v, str) or len(v) > max_len:
-            raise ValueError(f"a text of at most {max_len} characters")
+            raise Why(f"a text of at most {max_len} characters", f"不超过 {max_len} 个字的文字")
         return v
     return check
 
 
 def _name(v: Any) -> Any:
     if not isinstance(v, str) or len(v) > 24:
-        raise ValueError("a name of at most 24 characters")
+        raise Why("a name of at most 24 characters", "不超过 24 个字的名字")
     v = " ".join(v.split())
     return v
 
@@ -89,52 +110,53 @@ def _name(v: Any) -> Any:
 def _int(lo: int, hi: int) -> Check:
     def check(v: Any) -> Any:
         if type(v) is not int or not lo <= v <= hi:
-            raise ValueError(f"a whole number {lo}..{hi}")
+            raise Why(f"a whole number {lo}..{hi}", f"{lo} 到 {hi} 之间的整数")
         return v
     return check
 
 
 def _bool(v: Any) -> Any:
     if not isinstance(v, bool):
-        raise ValueError("true or false")
+        raise Why("true or false", "true 或 false")
     return v
 
 
 def _choice(options: tuple[str, ...]) -> Check:
     def check(v: Any) -> Any:
         if v not in options:
-            raise ValueError("one of " + ", ".join(options))
+            raise Why("one of " + ", ".join(options), "以下之一：" + "、".join(f"“{o}”" for o in options))
         return v
     return check
 
 
 def _cards(v: Any) -> Any:
     if not isinstance(v, list) or len(v) > 64:
-        raise ValueError("a list of at most 64 card strings such as 'S10', 'HA', 'BJ'")
+        raise Why("a list of at most 64 card strings such as 'S10', 'HA', 'BJ'", "最多 64 张牌的列表，例如 'S10'、'HA'、'BJ'")
     out = []
     for t in v:
         if not isinstance(t, str) or len(t) > 4:
-            raise ValueError("cards are strings such as 'S10', 'HA', 'BJ'")
+            raise Why("cards are strings such as 'S10', 'HA', 'BJ'", "牌要写成 'S10'、'HA'、'BJ' 这样的文字")
         try:
             out.append(parse_card(t))
-        except CardError as exc:
-            raise ValueError(str(exc)) from None
+        except CardError:
+            raise Why(f"cards such as 'S10', 'HA', 'BJ' ({t!r} is not a card)",
+                      f"'S10'、'HA'、'BJ' 这样的牌（{t!r} 不是牌）") from None
     return tuple(out)
 
 
 def _card(v: Any) -> Any:
     if not isinstance(v, str) or len(v) > 4:
-        raise ValueError("a card string such as 'SA'")
+        raise Why("a card string such as 'SA'", "一张牌，例如 'SA'")
     try:
         parse_card(v)
-    except CardError as exc:
-        raise ValueError(str(exc)) from None
+    except CardError:
+        raise Why(f"a card such as 'SA' ({v!r} is not a card)", f"一张牌，例如 'SA'（{v!r} 不是牌）") from None
     return v
 
 
 def _dict(v: Any) -> Any:
     if not isinstance(v, dict) or len(json.dumps(v)) > 4000:
-        raise ValueError("an object of settings")
+        raise Why("an object of settings", "设置对象")
     return v
 
 
@@ -182,7 +204,7 @@ class Message:
 def _id(v: Any) -> int | str:
     if (type(v) is int and -2**53 < v < 2**53) or (isinstance(v, str) and len(v) <= 32):
         return v
-    raise MessageError("bad_message", why="'id' must be a number or a short text")
+    raise MessageError("bad_message", why=Why("'id' must be a number or a short text", "“id”必须是数字或短文字"))
 
 
 def parse_message(text: str | bytes) -> Message:
@@ -194,10 +216,10 @@ def parse_message(text: str | bytes) -> Message:
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise MessageError("bad_json") from None
     if not isinstance(data, dict):
-        raise MessageError("bad_message", why="a message is a JSON object with a 'type'")
+        raise MessageError("bad_message", why=Why("a message is a JSON object with a 'type'", "消息必须是带“type”的 JSON 对象"))
     kind = data.get("type")
     if not isinstance(kind, str):
-        raise MessageError("bad_message", why="'type' must be a text")
+        raise MessageError("bad_message", why=Why("'type' must be a text", "“type”必须是文字"))
     schema = SCHEMAS.get(kind)
     if schema is None:
         raise MessageError("unknown_type", kind=kind[:32])
@@ -208,14 +230,14 @@ def parse_message(text: str | bytes) -> Message:
             continue
         f = schema.get(name)
         if f is None:
-            raise MessageError("bad_message", why=f"{kind!r} has no field {name[:32]!r}")
+            raise MessageError("bad_message", why=Why(f"{kind!r} has no field {name[:32]!r}", f"“{kind}”没有“{name[:32]}”这一项"))
         try:
             fields[name] = f.check(value)
-        except ValueError as exc:
-            raise MessageError("bad_message", why=f"{name!r} must be {exc}") from None
+        except Why as exc:
+            raise MessageError("bad_message", why=Why(f"{name!r} must be {exc.en}", f"“{name}”必须是{exc.zh}")) from None
     for name, f in schema.items():
         if f.required and name not in fields:
-            raise MessageError("bad_message", why=f"{kind!r} needs {name!r}")
+            raise MessageError("bad_message", why=Why(f"{kind!r} needs {name!r}", f"“{kind}”需要“{name}”"))
     return Message(kind, fields, msg_id)
 
 
@@ -226,6 +248,6 @@ def validate_settings(data: dict[str, Any]) -> dict[str, Any]:
         if name in data and data[name] is not None:
             try:
                 out[name] = SCHEMAS["settings"][name].check(data[name])
-            except ValueError as exc:
-                raise MessageError("bad_message", why=f"{name!r} must be {exc}") from None
+            except Why as exc:
+                raise MessageError("bad_message", why=Why(f"{name!r} must be {exc.en}", f"“{name}”必须是{exc.zh}")) from None
     return out
