@@ -403,9 +403,26 @@ class RuleField(TypedDict):
     optional: NotRequired[bool]
 
 
+class Both(TypedDict):
+    en: str
+    zh: str
+
+
+class PresetText(TypedDict):
+    title: Both
+    description: Both
+
+
+class RuleLabels(TypedDict):  # server/rules_text.py: what players read about the rules
+    settings: dict[str, Both]
+    options: dict[str, Both]
+    presets: dict[str, PresetText]
+
+
 class RulesSchema(TypedDict):
     fields: list[RuleField]
     presets: dict[str, dict[str, object]]
+    labels: RuleLabels
 
 
 class PublicSummary(TypedDict):

@@ -87,6 +87,7 @@ export interface InfoResponse {
 export interface RulesSchema {
   fields: RuleField[];
   presets: Record<string, Record<string, unknown>>;
+  labels: RuleLabels;
 }
 
 export interface GamesResponse {
@@ -239,6 +240,12 @@ export interface RuleField {
   optional?: boolean;
 }
 
+export interface RuleLabels {
+  settings: Record<string, Both>;
+  options: Record<string, Both>;
+  presets: Record<string, PresetText>;
+}
+
 export interface GameEntry {
   code: string;
   created: number;
@@ -336,6 +343,16 @@ export interface ReviewItem {
   winner?: number;
   given?: number;
   plays?: SeatPlay[];
+}
+
+export interface Both {
+  en: string;
+  zh: string;
+}
+
+export interface PresetText {
+  title: Both;
+  description: Both;
 }
 
 export interface GameSeat {
