@@ -16,7 +16,6 @@ import pytest
 pytest.importorskip("starlette")
 
 from server_util import Client, create_game  # noqa: E402
-
 from tuolaji.ruleset import PRESETS, RuleSet, RuleSetError, load_rules  # noqa: E402
 from tuolaji.server.protocol import MessageError, parse_message  # noqa: E402
 from tuolaji.server.rules_text import OPTIONS, SETTINGS, rules_error_text  # noqa: E402
