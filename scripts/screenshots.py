@@ -15,13 +15,49 @@ import argparse
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "web"))  # the page-driving helpers of the browser tests
 
 SIZES = "360x640,800x600,1366x768,1920x1080"
 CHROMIUM = os.environ.get("TUOLAJI_CHROMIUM", "/usr/bin/chromium")
+
+
+def table_shots(browser: Any, url: str, lang: str, seed: int, shoot: Callable[[Any, str], None]) -> None:
+    """One language: the start page, a trick in play (before and after a selection), the summary."""
+    import httpx
+    from table_page import act, my_turn, phase, play_until, wait_js
+
+    ctx = browser.new_context(locale="zh-CN" if lang == "zh" else "en-US", viewport={"width": 1366, "height": 768})
+    ctx.set_default_timeout(30_000)
+    token = f"screenshots-{lang}"
+    ctx.add_init_script(f"localStorage.setItem('tuolaji.token', '{token}'); "
+                        f"localStorage.setItem('tuolaji.lang', '{lang}')")
+    page = ctx.new_page()
+    page.goto(url + "/")
+    page.locator("#btn-new-game").wait_for()
+    shoot(page, f"{lang}-start")
+    body = {"seed": seed, "seat": 0, "speed": "instant", "difficulty": "easy", "name": "小明" if lang == "zh" else "Sam"}
+    code = httpx.post(url + "/api/games", json=body, headers={"X-Tuolaji-Token": token}).json()["code"]
+    page.goto(url + f"/r/{code}")
+    page.locator("#hand .hand-card").first.wait_for()
+    # a trick in play: my turn with the three others' cards on the table, after a few tricks
+    play_until([page], lambda: phase(page) == "play" and my_turn(page)
+               and page.locator("#trick:not(.finished) .play").count() == 3
+               and page.locator("#hand .hand-card").count() <= 20)
+    shoot(page, f"{lang}-trick")
+    page.locator("#btn-hint").click()
+    page.locator("#hand .hand-card.selected").first.wait_for()
+    wait_js(page, "() => !document.querySelector('#btn-play').disabled")
+    shoot(page, f"{lang}-selected")
+    act(page)
+    play_until([page], lambda: phase(page) == "between")
+    page.locator("#summary").wait_for()
+    shoot(page, f"{lang}-summary")
+    ctx.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,54 +69,26 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     sizes = [tuple(int(x) for x in s.split("x")) for s in args.sizes.split(",")]
 
-    import httpx
     from playwright.sync_api import sync_playwright
-    from table_page import act, my_turn, phase, play_until, wait_js
 
     from tuolaji.server.testing import LiveServer
 
     args.out.mkdir(parents=True, exist_ok=True)
     shots: list[Path] = []
+
+    def shoot(page: Any, name: str) -> None:
+        for w, h in sizes:
+            page.set_viewport_size({"width": w, "height": h})
+            page.wait_for_timeout(150)
+            path = args.out / f"{name}-{w}x{h}.png"
+            page.screenshot(path=str(path))
+            shots.append(path)
+
     with tempfile.TemporaryDirectory() as tmp, LiveServer(Path(tmp) / "g.sqlite3", allow_seed=True) as srv, \
             sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
-
-        def shoot(page: object, name: str) -> None:
-            for w, h in sizes:
-                page.set_viewport_size({"width": w, "height": h})  # type: ignore[attr-defined]
-                page.wait_for_timeout(150)  # type: ignore[attr-defined]
-                path = args.out / f"{name}-{w}x{h}.png"
-                page.screenshot(path=str(path))  # type: ignore[attr-defined]
-                shots.append(path)
-
         for lang in args.langs.split(","):
-            ctx = browser.new_context(locale="zh-CN" if lang == "zh" else "en-US", viewport={"width": 1366, "height": 768})
-            ctx.set_default_timeout(30_000)
-            token = f"screenshots-{lang}"
-            ctx.add_init_script(f"localStorage.setItem('tuolaji.token', '{token}'); localStorage.setItem('tuolaji.lang', '{lang}')")
-            page = ctx.new_page()
-            page.goto(srv.url + "/")
-            page.locator("#btn-new-game").wait_for()
-            shoot(page, f"{lang}-start")
-            body = {"seed": args.seed, "seat": 0, "speed": "instant", "difficulty": "easy",
-                    "name": "小明" if lang == "zh" else "Sam"}
-            code = httpx.post(srv.url + "/api/games", json=body, headers={"X-Tuolaji-Token": token}).json()["code"]
-            page.goto(srv.url + f"/r/{code}")
-            page.locator("#hand .hand-card").first.wait_for()
-            # a trick in play: my turn with the three others' cards on the table, after a few tricks
-            play_until([page], lambda: phase(page) == "play" and my_turn(page)
-                       and page.locator("#trick:not(.finished) .play").count() == 3
-                       and page.locator("#hand .hand-card").count() <= 20)
-            shoot(page, f"{lang}-trick")
-            page.locator("#btn-hint").click()
-            page.locator("#hand .hand-card.selected").first.wait_for()
-            wait_js(page, "() => !document.querySelector('#btn-play').disabled")
-            shoot(page, f"{lang}-selected")
-            act(page)
-            play_until([page], lambda: phase(page) == "between")
-            page.locator("#summary").wait_for()
-            shoot(page, f"{lang}-summary")
-            ctx.close()
+            table_shots(browser, srv.url, lang, args.seed, shoot)
         browser.close()
     for p in shots:
         print(p)
