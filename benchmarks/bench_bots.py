@@ -72,10 +72,11 @@ def ladder(args: argparse.Namespace) -> bool:
 
 def latency(args: argparse.Namespace) -> bool:
     """Time only the search bot's play decisions (declaring and burying are the heuristic's)."""
+    from tuolaji.bots.driver import SoloRound
     from tuolaji.bots.search import SearchBot
     from tuolaji.engine.round import Round
     from tuolaji.ruleset import load_rules as _rules
-    from tuolaji.sim.runner import SideStats, Stepper, _Solo, duplicate_deck
+    from tuolaji.sim.runner import SideStats, Stepper, duplicate_deck
 
     hist = Histogram()
     iters = Histogram()
@@ -96,7 +97,7 @@ def latency(args: argparse.Namespace) -> bool:
         for g in range(2):
             bots = [Timed(i * 8 + s) if s % 2 == g else make_bot("heuristic", seed=s) for s in range(4)]
             rnd = Round(rules=rules, deck=deck, level=level, dealer=dealer)
-            stepper = Stepper(_Solo(rnd), bots, [SideStats() for _ in range(4)], random.Random(i))
+            stepper = Stepper(SoloRound(rnd), bots, [SideStats() for _ in range(4)], random.Random(i))
             while rnd.phase != Phase.DONE:
                 stepper.step()
     s = hist.summary_ms()

@@ -9,11 +9,12 @@ import pytest
 
 from tuolaji.bots.base import Bot
 from tuolaji.bots.determinize import build_round, sample_hidden
+from tuolaji.bots.driver import SoloRound, Table
 from tuolaji.bots.heuristic import heuristic_bury
 from tuolaji.bots.memory import remember
 from tuolaji.bots.registry import DIFFICULTIES, make_bot, parse_spec
 from tuolaji.bots.rollout import rollout
-from tuolaji.engine.actions import Bury, CallFriend, Deal, Declare, Pass, Play
+from tuolaji.engine.actions import Bury, Deal, Pass, Play
 from tuolaji.engine.observation import Observation, observe
 from tuolaji.engine.round import Phase, Round
 from tuolaji.ruleset import PRESETS, load_rules
@@ -30,35 +31,15 @@ def _round(index: int) -> Round:
 
 
 def play_to(rnd: Round, bots: list[Bot], *, tricks: int | None = None, check: object = None) -> Round:
-    """Drive ``rnd`` with ``bots`` (checked actions) until ``tricks`` tricks are done or the end."""
+    """Drive ``rnd`` with ``bots`` through the one decision loop until ``tricks`` tricks are done
+    or the end; every bot action must stand (no refusal, no fallback)."""
+    table = Table(SoloRound(rnd), bots)
     while rnd.phase != Phase.DONE and (tricks is None or len(rnd.tricks) < tricks or rnd.phase != Phase.PLAY):
-        if rnd.phase == Phase.DEAL:
-            seat = rnd.next_deal_seat
-            rnd.apply(Deal())
-            if rnd.phase == Phase.DEAL:
-                cards = bots[seat].declare(observe(rnd, seat))
-                if cards:
-                    rnd.apply(Declare(seat, cards))
-        elif rnd.phase in (Phase.DECLARE, Phase.OVERRIDE):
-            seat = rnd.turn
-            assert seat is not None
-            cards = bots[seat].declare(observe(rnd, seat))
-            rnd.apply(Declare(seat, cards) if cards else Pass(seat))
-        elif rnd.phase == Phase.BURY:
-            seat = rnd.turn
-            assert seat is not None
-            rnd.apply(Bury(seat, bots[seat].bury(observe(rnd, seat))))
-        elif rnd.phase == Phase.CALL_FRIEND:
-            seat = rnd.turn
-            assert seat is not None
-            rnd.apply(CallFriend(seat, bots[seat].call_friend(observe(rnd, seat))))
-        else:
-            seat = rnd.turn
-            assert seat is not None
-            obs = observe(rnd, seat)
-            if callable(check):
-                check(rnd, obs)
-            rnd.apply(Play(seat, bots[seat].play(obs)))
+        if rnd.phase == Phase.PLAY and callable(check):
+            assert rnd.turn is not None
+            check(rnd, observe(rnd, rnd.turn))
+        table.step()
+    assert table.illegal == [0] * rnd.players
     return rnd
 
 

@@ -15,8 +15,7 @@ from ..bots.registry import make_bot
 from ..cards import BJ, LJ, RANK_TOKENS, SUIT_SYMBOLS, cards_str
 from ..combos import decompose
 from ..engine.legal import lead_combos
-from ..engine.observation import observe
-from ..engine.round import Phase, Round
+from ..engine.round import Round
 from ..trump import TRUMP, TrumpContext
 from .protocol import reason_text
 
@@ -158,26 +157,6 @@ def strongest_bot(seed: int | None = None) -> Bot:
         except ValueError:
             continue
     return make_bot("random", seed=seed)
-
-
-def bot_decision(bot: Bot, rnd: Round, seat: int) -> dict[str, Any] | None:
-    """What ``bot`` would do for ``seat`` now: ``{"type": ..., "cards": [...]}`` or None."""
-    phase = rnd.phase
-    if phase == Phase.DONE:
-        return None
-    obs = observe(rnd, seat, with_events=True)
-    if phase in (Phase.DEAL, Phase.DECLARE):
-        if phase == Phase.DECLARE and rnd.turn != seat:
-            return None
-        cards = bot.declare(obs)
-        if cards:
-            return {"type": "declare", "cards": cards_str(cards)}
-        return {"type": "pass"} if phase == Phase.DECLARE else None
-    if phase == Phase.BURY:
-        return {"type": "bury", "cards": cards_str(bot.bury(obs))} if seat == rnd.dealer else None
-    if rnd.turn != seat:
-        return None
-    return {"type": "play", "cards": cards_str(bot.play(obs))}
 
 
 # ------------------------------------------------------------------ review

@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots.base import Bot
+from ..bots.driver import apply_or_fallback, decide, fallback
 from ..bots.registry import make_bot
 from ..cards import card_str, cards_str, parse_cards
 from ..engine.actions import Action, action_from_dict
-from ..engine.legal import legal_actions
 from ..engine.match import Match
-from ..engine.observation import Observation, observe
+from ..engine.observation import observe
 from ..engine.round import Phase, Round
 from ..engine.view import events_for, round_view
 from ..errors import IllegalAction
@@ -422,10 +422,10 @@ class Room:
             self.match.apply(Deal())
             self.actions_applied += 1
             if rnd.phase == Phase.DEAL and bots[seat]:
-                cards = _safe(self.bot_for(seat).declare, observe(rnd, seat, with_events=False))
-                if cards:
+                action = decide(self.bot_for(seat), observe(rnd, seat, with_events=False))
+                if action is not None:
                     with contextlib.suppress(IllegalAction):
-                        self.match.apply(action_from_dict({"type": "declare", "seat": seat, "cards": cards_str(cards)}))
+                        self.match.apply(action)
                         self.actions_applied += 1
         self.changed()
 
@@ -451,19 +451,8 @@ class Room:
                 return
         else:
             action = decide(bot, obs)
-        self._apply_or_fallback(seat, action)
-
-    def _apply_or_fallback(self, seat: int, action: Action | None) -> None:
-        if action is not None:
-            try:
-                self._apply(action)
-                return
-            except IllegalAction as exc:
-                log.warning("room %s: bot for seat %d refused (%s); playing a legal fallback", self.code, seat, exc.code)
-        rnd = self.match.round
-        fallback = _fallback(rnd, seat, self.rng)
-        if fallback is not None:
-            self._apply(fallback)
+        if not apply_or_fallback(self._apply, action, obs, self.rng):
+            log.warning("room %s: the bot for seat %d gave no legal action; played a legal fallback", self.code, seat)
 
     # ------------------------------------------------------------------ client messages
     async def handle(self, conn: Conn, text: str | bytes) -> None:
@@ -643,13 +632,13 @@ class Room:
         obs = observe(rnd, seat, with_events=True)
         key = self.match.actions
         async with self.hint_lock:
-            action = await asyncio.to_thread(decide, self.hint_bot, obs, hint=True)
+            action = await asyncio.to_thread(decide, self.hint_bot, obs)
         if action is None or self.match.actions != key:
             raise MessageError("no_hint")
         try:
             self.match.check(action)
         except IllegalAction:
-            action = _fallback(rnd, seat, self.rng)
+            action = fallback(obs, self.rng)
         if action is None:
             raise MessageError("no_hint")
         out: dict[str, Any] = {"type": action.type}
@@ -850,58 +839,6 @@ class Room:
 
 
 # ------------------------------------------------------------------ helpers
-def _safe(fn: Callable[..., Any], *args: Any) -> Any:
-    try:
-        return fn(*args)
-    except Exception:  # a bot's crash must not stop the table
-        log.exception("bot failed")
-        return None
-
-
-def decide(bot: Bot, obs: Observation, *, hint: bool = False) -> Action | None:
-    """The action ``bot`` takes for ``obs.seat`` now (None: nothing to do in the deal)."""
-    seat = obs.seat
-    phase = obs.phase.value
-    try:
-        if phase in ("deal", "declare", "override"):
-            cards = bot.declare(obs)
-            if cards:
-                return action_from_dict({"type": "declare", "seat": seat, "cards": cards_str(cards)})
-            return None if phase == "deal" else action_from_dict({"type": "pass", "seat": seat})
-        if phase == "bury":
-            return action_from_dict({"type": "bury", "seat": seat, "cards": cards_str(bot.bury(obs))})
-        if phase == "call_friend":
-            card = bot.call_friend(obs)
-            return action_from_dict({"type": "call_friend", "seat": seat, "card": card_str(card)})
-        if phase == "play":
-            return action_from_dict({"type": "play", "seat": seat, "cards": cards_str(bot.play(obs))})
-    except IllegalAction:
-        return None
-    except Exception:
-        log.exception("bot %s failed to decide (%s)", getattr(bot, "name", "?"), phase)
-        return None
-    return None
-
-
-def _fallback(rnd: Round, seat: int, rng: random.Random) -> Action | None:
-    """A legal action for ``seat`` when its bot gave none: pass, a random play, a random bury."""
-    phase = rnd.phase.value
-    if phase == "play":
-        from ..bots.random_bot import random_legal
-
-        with contextlib.suppress(Exception):
-            return action_from_dict({"type": "play", "seat": seat,
-                                     "cards": cards_str(random_legal(observe(rnd, seat, with_events=False), rng))})
-    if phase == "bury":
-        return action_from_dict({"type": "bury", "seat": seat, "cards": cards_str(rng.sample(rnd.hands[seat], rnd.kitty_size))})
-    if phase in ("declare", "override"):
-        return action_from_dict({"type": "pass", "seat": seat})
-    with contextlib.suppress(Exception):
-        for action in legal_actions(rnd, seat):
-            return action
-    return None
-
-
 def _is_legal(match: Match, data: dict[str, Any]) -> bool:
     try:
         match.check(action_from_dict(data))

@@ -11,35 +11,18 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
 
 from ..bots.base import Bot
+from ..bots.driver import Game, SoloRound, Table
 from ..bots.external import DEFAULT_TIMEOUT
 from ..bots.registry import make_bot
 from ..cards import new_deck
-from ..engine.actions import Action, Bury, CallFriend, Deal, Declare, Pass, Play
+from ..engine.actions import Action
 from ..engine.match import Match
-from ..engine.observation import observe
+from ..engine.observation import Observation
 from ..engine.round import Phase, Round
-from ..errors import IllegalAction
 from ..ruleset import RuleSet
 from .latency import Histogram
-
-
-class _Game(Protocol):
-    @property
-    def round(self) -> Round: ...
-    def apply(self, action: Action) -> None: ...
-
-
-class _Solo:
-    """A single round that looks like a match to the stepper."""
-
-    def __init__(self, rnd: Round) -> None:
-        self.round = rnd
-
-    def apply(self, action: Action) -> None:
-        self.round.apply(action)
 
 
 @dataclass
@@ -100,99 +83,31 @@ def close_bots(bots: Sequence[Bot]) -> None:
             close()
 
 
-class Stepper:
-    """Asks the bot whose turn it is, applies its action, times it and counts refusals.
+class Stepper(Table[Game]):
+    """The bots' :class:`~tuolaji.bots.driver.Table`, timing each decision and counting refusals
+    per side. Bots that want the whole round (the oracle only) get it through ``see_round``
+    before every decision."""
 
-    A refused action is replaced by a random legal one so the game goes on. Bots that want the
-    whole round (the oracle only) get it through ``see_round`` before every decision.
-    """
+    def __init__(self, game: Game, bots: Sequence[Bot], side_of: Sequence[SideStats], rng: random.Random) -> None:
+        super().__init__(game, bots, rng=rng)
+        self.side_of = list(side_of)
 
-    def __init__(self, game: _Game, bots: Sequence[Bot], side_of: Sequence[SideStats], rng: random.Random) -> None:
-        self.game, self.bots, self.side_of, self.rng = game, list(bots), list(side_of), rng
-
-    def _ask(self, seat: int, kind: str, *, timed: bool = True) -> Any:
+    def ask(self, seat: int, obs: Observation, *, timed: bool) -> Action | None:
         """The bot's answer; ``timed`` decisions go into the latency figures (not the per-card
         declaration polls during the deal, which would swamp them with near-zero times)."""
-        rnd = self.game.round
         bot = self.bots[seat]
         see = getattr(bot, "see_round", None)
         if see is not None:
-            see(rnd)
-        obs = observe(rnd, seat, with_events=False)
+            see(self.game.round)
         t0 = time.perf_counter()
-        try:
-            answer = getattr(bot, kind)(obs)
-        except Exception:  # a broken bot must not stop the tournament
-            answer = None if kind == "declare" else ()
-            self.side_of[seat].illegal += 1
+        action = super().ask(seat, obs, timed=timed)
         if timed:
             self.side_of[seat].latency.add(time.perf_counter() - t0)
-        return answer
+        return action
 
-    def _try(self, action: Action) -> bool:
-        try:
-            self.game.apply(action)
-        except IllegalAction:
-            return False
-        return True
-
-    def step(self) -> None:
-        rnd = self.game.round
-        phase = rnd.phase
-        seat: int | None
-        if phase == Phase.DEAL:
-            seat = rnd.next_deal_seat
-            self.game.apply(Deal())
-            if self.game.round is not rnd or rnd.phase != Phase.DEAL:
-                return
-            cards = self._ask(seat, "declare", timed=False)
-            if cards and not self._try(Declare(seat, tuple(cards))):
-                self.side_of[seat].illegal += 1
-        elif phase in (Phase.DECLARE, Phase.OVERRIDE):  # the last call, or 反主炒底 after the bury
-            seat = rnd.turn
-            assert seat is not None
-            cards = self._ask(seat, "declare")
-            if cards and self._try(Declare(seat, tuple(cards))):
-                return
-            if cards:
-                self.side_of[seat].illegal += 1
-            self.game.apply(Pass(seat))
-        elif phase == Phase.BURY:
-            seat = rnd.turn if rnd.turn is not None else rnd.dealer
-            assert seat is not None
-            cards = self._ask(seat, "bury")
-            if not self._try(Bury(seat, tuple(cards or ()))):
-                self.side_of[seat].illegal += 1
-                self.game.apply(Bury(seat, tuple(self.rng.sample(rnd.hands[seat], rnd.kitty_size))))
-        elif phase == Phase.PLAY:
-            seat = rnd.turn
-            assert seat is not None
-            cards = self._ask(seat, "play")
-            if not self._try(Play(seat, tuple(cards or ()))):
-                self.side_of[seat].illegal += 1
-                from ..engine.legal import random_play
-
-                self.game.apply(Play(seat, random_play(rnd, seat, self.rng)))
-        elif phase == Phase.CALL_FRIEND:  # find-a-friend: the dealer names a card
-            seat = rnd.turn if rnd.turn is not None else rnd.dealer
-            assert seat is not None
-            card = self._ask(seat, "call_friend")
-            if card is None or not self._try(CallFriend(seat, card)):
-                self.side_of[seat].illegal += card is not None
-                self._random_action(seat)
-        else:  # a phase no bot decides: any legal action keeps the game going
-            self._random_action(rnd.turn if rnd.turn is not None else 0)
-
-    def _random_action(self, seat: int) -> None:
-        from ..engine.legal import legal_actions
-
-        rnd = self.game.round
-        for s in [seat, *range(rnd.players)]:
-            options = list(legal_actions(rnd, s))
-            if options:
-                self.game.apply(self.rng.choice(options))
-                return
-        raise RuntimeError(f"no legal action in phase {rnd.phase}")
+    def refused(self, seat: int) -> None:
+        super().refused(seat)
+        self.side_of[seat].illegal += 1
 
 
 def duplicate_deck(rules: RuleSet, seed: int, index: int) -> tuple[tuple[int, ...], int, int]:
@@ -246,7 +161,7 @@ def play_deal(spec_a: str, spec_b: str, rules: RuleSet, seed: int, index: int, e
         bots = make_bots(spec_a, spec_b, seats_a, rules.players, seed, index, g, ext_timeout, ext_log_dir)
         rnd = Round(rules=rules, deck=deck, level=level, dealer=dealer)
         side_of = [a if s in seats_a else b for s in range(rules.players)]
-        stepper = Stepper(_Solo(rnd), bots, side_of, random.Random(seat_seed(seed, index, g, 15)))
+        stepper = Stepper(SoloRound(rnd), bots, side_of, random.Random(seat_seed(seed, index, g, 15)))
         try:
             while rnd.phase != Phase.DONE:
                 stepper.step()
