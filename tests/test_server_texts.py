@@ -121,3 +121,13 @@ def test_http_refusals_and_rule_texts_in_chinese(tmp_path: Path) -> None:
         assert CJK.search(text["title"]["zh"]) and CJK.search(text["description"]["zh"])
         for words in (text["description"]["en"], text["description"]["zh"]):
             assert not re.search(r"seed|种子|\b0\d\d\b", words, re.I), f"{name}: {words}"
+
+
+def test_seat_names_follow_the_screen() -> None:
+    from tuolaji.server.seat_names import seat_names
+
+    # seat 2 sits at the bottom of its own screen: 我; seat 3, next to play, on its right: 下家
+    assert seat_names(["", "", "", ""], 2, "zh") == ["对家", "上家", "我", "下家"]
+    assert seat_names(["", "", "", ""], 0, "en") == ["South", "East", "North", "West"]
+    assert seat_names(["", "Li", "", ""], None, "zh") == ["南家", "Li", "北家", "西家"]
+    assert seat_names([""] * 6, 1, "zh")[0] == "1 号位"

@@ -28,6 +28,7 @@ from ..bots.driver import apply_or_fallback, decide, fallback
 from ..bots.registry import make_bot
 from ..cards import card_str, cards_str, parse_cards
 from ..engine.actions import Action, action_from_dict
+from ..engine.events import Redealt, RoundEnded
 from ..engine.match import Match
 from ..engine.observation import observe
 from ..engine.round import Phase, Round
@@ -37,6 +38,7 @@ from ..scoring import level_name
 from . import coach
 from .local import reclaim
 from .protocol import Message, MessageError, parse_message, reason_text
+from .seat_names import seat_names
 
 log = logging.getLogger("tuolaji.server")
 
@@ -60,16 +62,6 @@ BREAK_TIMEOUT = 45.0  # with a turn timer set, the pause between rounds ends by 
 _OWNED_EVENTS = frozenset({"Dealt", "KittyTaken", "Buried"})  # hidden from every seat but their own
 ACKED = frozenset({"ready", "stand", "start", "settings", "autoplay", "lang"})  # acknowledged in the next state
 EVENTS_PER_MESSAGE = 400  # a round holds about 250; a client that fell further behind gets the tail
-
-
-COMPASS = {"en": ("North", "East", "South", "West"), "zh": ("北家", "东家", "南家", "西家")}
-
-
-def default_name(seat: int, players: int, lang: str) -> str:
-    zh = lang.startswith("zh")
-    if players == 4:
-        return COMPASS["zh" if zh else "en"][seat]
-    return f"{seat + 1} 号位" if zh else f"Seat {seat + 1}"
 
 
 def hash_token(token: str) -> str:
@@ -169,15 +161,11 @@ class Room:
             self.break_since = time.monotonic()
 
     # ------------------------------------------------------------------ seats and people
-    def names(self, lang: str | None = None) -> list[str]:
-        """Seat names as players chose them; with ``lang``, empty seats get the client's default
-        (North/East/South/West, 北家/东家/南家/西家 at four players)."""
+    def names(self, lang: str | None = None, viewer: int | None = None) -> list[str]:
+        """Seat names as players chose them; with ``lang``, empty seats get the name the viewer's
+        page shows (by screen position: 我/下家/对家/上家, or the compass; server/seat_names.py)."""
         out = [s.name or "" for s in self.seats]
-        if lang is not None:
-            for i, n in enumerate(out):
-                if not n:
-                    out[i] = default_name(i, self.players, lang)
-        return out
+        return out if lang is None else seat_names(out, viewer, lang)
 
     def seat_of_token(self, token: str) -> int | None:
         h = hash_token(token)
@@ -230,7 +218,7 @@ class Room:
         conn.seat = self.seat_of_token(token)
         if conn.seat is None and conn.local:  # the same player, from another origin's storage
             conn.seat = reclaim(self, conn.token_hash)
-        conn.cursor = len(self.match.events)
+        conn.cursor = self.round_start()  # a reloaded page rebuilds this round's log from its events
         self.conns.append(conn)
         if conn.seat is not None and name and not self.seats[conn.seat].name:
             self.seats[conn.seat].name = name
@@ -238,6 +226,15 @@ class Room:
                    "lang": lang, "players": self.players, "rules": self.match.rules.to_dict()})
         self.changed()
         return made
+
+    def round_start(self) -> int:
+        """Index of the current round's first event (between rounds: of the round just finished)."""
+        events = self.match.events
+        last = len(events) - 1
+        for i in range(last, -1, -1):
+            if isinstance(events[i], (RoundEnded, Redealt)) and i != last:  # the end of the round before
+                return i + 1
+        return 0
 
     def leave(self, conn: Conn) -> None:
         conn.closed = True
@@ -596,9 +593,9 @@ class Room:
     def _refuse_action(self, conn: Conn, exc: IllegalAction, msg: Message) -> None:
         rnd = self.match.round
         cards = msg.get("cards", ())
-        why = coach.explain(exc.code, rnd, conn.seat, cards, conn.lang, self.names(conn.lang), **exc.fields)
+        why = coach.explain(exc.code, rnd, conn.seat, cards, conn.lang, self.names(conn.lang, conn.seat), **exc.fields)
         if exc.code in ("weak_declaration", "self_override"):
-            extra = coach.declare_explain(rnd, conn.lang, self.names(conn.lang))
+            extra = coach.declare_explain(rnd, conn.lang, self.names(conn.lang, conn.seat))
             if extra:
                 why = f"{why} — {extra}"
         self.refuse(conn, exc.code, exc.message(conn.lang), msg.id, why=why, action=msg.type)
@@ -611,8 +608,8 @@ class Room:
         try:
             self.match.check(action)
         except IllegalAction as exc:
-            why = coach.explain(exc.code, self.match.round, conn.seat, msg.get("cards"), conn.lang, self.names(conn.lang),
-                                **exc.fields)
+            why = coach.explain(exc.code, self.match.round, conn.seat, msg.get("cards"), conn.lang,
+                                self.names(conn.lang, conn.seat), **exc.fields)
             conn.push({"type": "checked", "re": msg.id, "ok": False, "code": exc.code,
                        "reason": exc.message(conn.lang), "why": why})
             return
@@ -784,7 +781,7 @@ class Room:
         if not match.rounds:
             return None
         side = None if seat is None else match.rounds[-1].is_attacker(seat)
-        key = (len(match.rounds), side, lang)
+        key = (len(match.rounds), side, seat, lang)  # the review names seats as this seat sees them
         cached = self.summaries.get(key)
         if cached is not None:
             return cached
@@ -813,7 +810,7 @@ class Room:
             "last_trick": None if last is None else {
                 "plays": [{"seat": s, "cards": cards_str(p)} for s, p in zip(last.seats, last.plays, strict=False)],
                 "winner": last.winner, "points": last.points},
-            "review": coach.review(rnd, seat, lang, self.names(lang)),
+            "review": coach.review(rnd, seat, lang, self.names(lang, seat)),
             "winner": match.winner,
         }
         self.summaries[key] = out
