@@ -39,6 +39,19 @@ def test_json_report_schema(capsys: pytest.CaptureFixture[str]) -> None:
         assert set(lat) == {"p50", "p95", "max"} and 0 <= lat["p50"] <= lat["p95"] <= lat["max"]
 
 
+def test_kitty_captures_reported_per_bot_as_attacker_and_defender(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "heuristic", "random", "--deals", "12", "--seed", "5")
+    (p,) = data["pairings"]
+    a, b = p["kitty"]["a"], p["kitty"]["b"]
+    assert a["attacking_games"] + a["defending_games"] == 2 * p["deals"]  # every game, one side each
+    assert a["attacking_games"] == b["defending_games"] and a["defending_games"] == b["attacking_games"]
+    assert a["captured"] == p["a_kitty_captures"] and b["captured"] == p["b_kitty_captures"]
+    assert a["kept"] == b["attacking_games"] - b["captured"], "the defenders keep what the attackers do not capture"
+    assert a["captured_points"] > b["captured_points"], "random buries points; the heuristic does not"
+    assert main(["heuristic", "random", "--deals", "2"]) == 0
+    assert "kitty kept defending" in capsys.readouterr().out
+
+
 def test_same_seed_same_result_on_one_or_two_workers(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["random", "heuristic", "search:iterations=1,candidates=2,time=30", "--pairings", "ladder",
             "--deals", "4", "--seed", "9"]

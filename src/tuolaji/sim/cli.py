@@ -169,7 +169,8 @@ def _print_table(report: dict[str, Any]) -> None:
         ("  95% interval", lambda r: f"[{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}]"),
         ("A deals won", lambda r: f"{r['a_deal_win_rate']:.1%}"),
         ("attacker points A / B", lambda r: f"{r['a_attacker_points']:.1f} / {r['b_attacker_points']:.1f}"),
-        ("kitty captures A / B", lambda r: f"{r['a_kitty_captures']} / {r['b_kitty_captures']}"),
+        ("kitty captured attacking A / B", lambda r: _kitty(r, "captured", "attacking_games")),
+        ("kitty kept defending A / B", lambda r: _kitty(r, "kept", "defending_games")),
         ("illegal actions", lambda r: str(r["illegal"])),
         ("external bot faults", lambda r: f"{r['external_faults']['a']} / {r['external_faults']['b']}"),
         ("A ms p50 / p95 / max", lambda r: ms(r["latency_ms"]["a"])),
@@ -185,6 +186,11 @@ def _print_table(report: dict[str, Any]) -> None:
     console.print(table)
     for spec, path in report.get("external_logs", {}).items():
         console.print(f"standard error of {spec}: {path}", markup=False, highlight=False)
+
+
+def _kitty(r: dict[str, Any], key: str, games: str) -> str:
+    k = r["kitty"]
+    return f"{k['a'][key]} of {k['a'][games]} / {k['b'][key]} of {k['b'][games]}"
 
 
 def _reasons(by_side: dict[str, dict[str, int]]) -> str:

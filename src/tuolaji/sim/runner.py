@@ -126,6 +126,7 @@ class GameRecord:
     attacker_points: int
     kitty_captured: bool
     redeal: bool = False
+    kitty_points: int = 0  # what the kitty added to the attackers' total (multiplied; 0 if not captured)
 
 
 @dataclass
@@ -180,7 +181,8 @@ def _record(rnd: Round, a_seat: int) -> GameRecord:
         return GameRecord(False, 0, 0, False, redeal=True)
     a_attacks = rnd.is_attacker(a_seat)
     a_wins = (res.team == "attackers") == a_attacks
-    return GameRecord(a_attacks, res.levels if a_wins else -res.levels, res.attacker_points, res.kitty_captured)
+    return GameRecord(a_attacks, res.levels if a_wins else -res.levels, res.attacker_points, res.kitty_captured,
+                      kitty_points=res.kitty_points * res.multiplier if res.kitty_captured else 0)
 
 
 @dataclass

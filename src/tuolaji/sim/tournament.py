@@ -14,7 +14,7 @@ from typing import Any
 
 from ..ruleset import RuleSet
 from .latency import Histogram
-from .runner import DEFAULT_TIMEOUT, DealResult, MatchResult, SideStats, play_deal, play_match_pair
+from .runner import DEFAULT_TIMEOUT, DealResult, GameRecord, MatchResult, SideStats, play_deal, play_match_pair
 
 
 @dataclass(frozen=True)
@@ -149,6 +149,7 @@ class PairingResult:
             "b_attacker_points": round(_mean([g.attacker_points for g in b_att]), 2),
             "a_kitty_captures": sum(g.kitty_captured for g in a_att),
             "b_kitty_captures": sum(g.kitty_captured for g in b_att),
+            "kitty": {"a": _kitty(a_att, b_att), "b": _kitty(b_att, a_att)},
             "illegal": a_side.illegal + b_side.illegal,
             "illegal_by_side": {"a": a_side.illegal, "b": b_side.illegal},
             "external_faults": {"a": a_side.faults, "b": b_side.faults},
@@ -162,6 +163,14 @@ class PairingResult:
             out["a_match_win_rate"] = round(sum(won) / len(won), 4)
             out["rounds_per_match"] = round(sum(m.rounds for m in matches) / len(won), 2)
         return out
+
+
+def _kitty(attacking: Sequence[GameRecord], defending: Sequence[GameRecord]) -> dict[str, int]:
+    """One bot's kitty record: captured when attacking (winning the last trick takes the kitty,
+    multiplied), kept when defending (its side won the last trick), out of how many games."""
+    return {"attacking_games": len(attacking), "captured": sum(g.kitty_captured for g in attacking),
+            "captured_points": sum(g.kitty_points for g in attacking if g.kitty_captured),
+            "defending_games": len(defending), "kept": sum(not g.kitty_captured for g in defending)}
 
 
 def _key(d: DealResult) -> tuple[int, int]:
