@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 from ..cards import POINTS
 from ..combos import best_top
@@ -145,12 +146,39 @@ def heuristic_bury(hand: tuple[int, ...] | list[int], ctx: TrumpContext, size: i
     Points, aces, kings and pairs stay in hand where possible (the kitty is only safe if the
     dealer's side wins the last trick); trumps are buried only when nothing else is left.
     """
-    eff = ctx.eff
+    keep_value = _keep_value(hand, ctx)
+    plain = _plain_suits(hand, ctx)
+    chosen: list[int] = []
+    suits = sorted(plain, key=lambda e: (len(plain[e]), sum(keep_value(c) for c in plain[e])))
+    for e in suits:
+        cards = plain[e]
+        room = size - len(chosen)
+        if len(cards) <= room and sum(keep_value(c) for c in cards) <= 14 * len(cards):
+            if all(keep_value(c) < 14 for c in cards):
+                chosen.extend(cards)
+    return _fill(hand, ctx, size, chosen, keep_value, plain)
+
+
+def bury_candidates(hand: tuple[int, ...] | list[int], ctx: TrumpContext, size: int, limit: int = 5) -> list[tuple[int, ...]]:
+    """A short list of sensible buries for a search to compare, the heuristic's first: emptying
+    each plain suit short enough to empty (to ruff it later), and the cheapest cards without
+    emptying any suit."""
+    keep_value = _keep_value(hand, ctx)
+    plain = _plain_suits(hand, ctx)
+    out = [heuristic_bury(hand, ctx, size)]
+    for e in sorted(plain, key=lambda e: len(plain[e])):
+        if len(plain[e]) <= size:
+            out.append(_fill(hand, ctx, size, list(plain[e]), keep_value, plain))
+    out.append(_fill(hand, ctx, size, [], keep_value, plain))
+    unique: list[tuple[int, ...]] = []
+    for cand in out:
+        if sorted(cand) not in (sorted(u) for u in unique):
+            unique.append(cand)
+    return unique[:limit]
+
+
+def _keep_value(hand: tuple[int, ...] | list[int], ctx: TrumpContext) -> Callable[[int], float]:
     counts = Counter(hand)
-    plain: dict[int, list[int]] = {}
-    for c in hand:
-        if eff[c] != TRUMP:
-            plain.setdefault(eff[c], []).append(c)
 
     def keep_value(c: int) -> float:
         v = ctx.order[c] * 1.0 + POINTS[c] * 0.8
@@ -160,23 +188,30 @@ def heuristic_bury(hand: tuple[int, ...] | list[int], ctx: TrumpContext, size: i
             v += 6
         return v
 
-    chosen: list[int] = []
-    suits = sorted(plain, key=lambda e: (len(plain[e]), sum(keep_value(c) for c in plain[e])))
-    for e in suits:
-        cards = plain[e]
-        room = size - len(chosen)
-        if len(cards) <= room and sum(keep_value(c) for c in cards) <= 14 * len(cards):
-            if all(keep_value(c) < 14 for c in cards):
-                chosen.extend(cards)
+    return keep_value
+
+
+def _plain_suits(hand: tuple[int, ...] | list[int], ctx: TrumpContext) -> dict[int, list[int]]:
+    plain: dict[int, list[int]] = {}
+    for c in hand:
+        if ctx.eff[c] != TRUMP:
+            plain.setdefault(ctx.eff[c], []).append(c)
+    return plain
+
+
+def _fill(hand: tuple[int, ...] | list[int], ctx: TrumpContext, size: int, chosen: list[int],
+          keep_value: Callable[[int], float], plain: dict[int, list[int]]) -> tuple[int, ...]:
+    """``chosen`` topped up with the cheapest other cards (plain before trump, short suits first)."""
+    eff = ctx.eff
     remaining = Counter(hand)
     remaining.subtract(chosen)
     rest = [c for c in remaining.elements()]
     rest.sort(key=lambda c: (eff[c] == TRUMP, keep_value(c) if eff[c] != TRUMP else ctx.order[c],
                              -len(plain.get(eff[c], ()))))
-    chosen.extend(rest[: size - len(chosen)])
-    return tuple(chosen[:size])
+    return tuple((chosen + rest[: size - len(chosen)])[:size])
 
 
 register("heuristic", lambda seed, **kw: HeuristicBot(seed, **kw))
 
-__all__ = ["HeuristicBot", "MemoryThreats", "scored_plays", "heuristic_bury", "heuristic_declaration", "trick_state"]
+__all__ = ["HeuristicBot", "MemoryThreats", "scored_plays", "heuristic_bury", "bury_candidates", "heuristic_declaration",
+           "trick_state"]

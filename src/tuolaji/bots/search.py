@@ -14,7 +14,10 @@ Budget: ``steps`` simulated plays per decision (so late, short rollouts get more
 early, long ones, and the result does not depend on the machine's speed), at most
 ``iterations`` samples, and ``time`` seconds as a safety cap (checked between samples with the
 next sample's expected cost).
-Declaring and burying use the heuristic.
+Declaring (the last call and 炒底 overrides included), burying and calling a friend are
+searched the same way over a short list of candidates (:mod:`.search_setup`), each switchable
+(``declaring``, ``burying``, ``calling``; ``playing`` switches the play search) so that
+ablations can measure what each is worth.
 """
 
 from __future__ import annotations
@@ -22,22 +25,25 @@ from __future__ import annotations
 import math
 import random
 import time as _time
+from collections.abc import Callable
 
 from ..engine.actions import Play
 from ..engine.observation import Observation
-from ..engine.round import Round
+from ..engine.round import Phase, Round
 from .base import Bot
 from .determinize import build_round, sample_hidden
-from .heuristic import heuristic_bury, heuristic_declaration, scored_plays
+from .heuristic import bury_candidates, heuristic_bury, heuristic_declaration, scored_plays
 from .memory import remember
 from .registry import register
 from .rollout import POLICIES, Policy, greedy_play, rollout, value
+from .search_setup import Deal, bury_play_out, compare, declare_candidates, declare_play_out, friend_candidates, friend_play_out
 
 DEFAULT_STEPS = 2_000  # simulated plays per decision: about 0.1 s on one core
 DEFAULT_DEEP = 3  # tricks of tactical play in a rollout before the greedy tail
 DEFAULT_ITERATIONS = 200
 MIN_SAMPLES = 4  # fewer samples than this never overrule the heuristic
 DEFAULT_TIME = 1.0  # seconds, a cap; the step budget normally ends the search well before
+DEFAULT_SETUP_STEPS = 8_000  # simulated plays for a declaration, bury or friend call (whole rounds)
 
 
 class SearchBot(Bot):
@@ -45,7 +51,8 @@ class SearchBot(Bot):
 
     def __init__(self, seed: int | None = None, *, steps: int = DEFAULT_STEPS, iterations: int = DEFAULT_ITERATIONS,
                  time: float = DEFAULT_TIME, candidates: int = 6, confidence: float = 1.0, policy: str = "tactical",
-                 deep: int = DEFAULT_DEEP) -> None:
+                 deep: int = DEFAULT_DEEP, playing: bool = True, declaring: bool = True, burying: bool = True,
+                 calling: bool = True, setup_steps: int = DEFAULT_SETUP_STEPS) -> None:
         self.rng = random.Random(seed)
         self.steps = steps
         self.iterations = iterations
@@ -55,19 +62,48 @@ class SearchBot(Bot):
         self.last_iterations = 0
         self.policy = POLICIES[policy]
         self.deep = deep  # tricks played with ``policy`` in a rollout; greedy after that
+        self.playing, self.declaring, self.burying, self.calling = playing, declaring, burying, calling
+        self.setup_steps = setup_steps  # simulated plays for each decision before the first trick
+
+    def _setup_pick(self, n: int, play_out: Callable[[int, Deal], Round], obs: Observation) -> int:
+        policy = truncated(self.policy, self.deep)
+        values = compare(n, play_out, obs, steps=self.setup_steps, iterations=self.iterations, policy=policy,
+                         rng=self.rng, time_cap=self.time)
+        self.last_iterations = len(values[0])
+        return pick(values, self.confidence)
 
     def declare(self, obs: Observation) -> tuple[int, ...] | None:
-        return heuristic_declaration(obs)
+        choice = heuristic_declaration(obs)
+        if not self.declaring or (obs.phase == Phase.DEAL and choice is None):
+            return choice  # during the deal, search only when the heuristic would declare (cost)
+        cands = declare_candidates(obs, choice)
+        if not cands:
+            return choice
+        return cands[self._setup_pick(len(cands), declare_play_out(obs, cands), obs)]
 
     def bury(self, obs: Observation) -> tuple[int, ...]:
-        return heuristic_bury(obs.hand, obs.ctx, obs.kitty_size)
+        if not self.burying or obs.dealer is None:
+            return heuristic_bury(obs.hand, obs.ctx, obs.kitty_size)
+        cands = bury_candidates(obs.hand, obs.ctx, obs.kitty_size)
+        if len(cands) == 1:
+            return cands[0]
+        return cands[self._setup_pick(len(cands), bury_play_out(obs, cands), obs)]
+
+    def call_friend(self, obs: Observation) -> int:
+        choice = super().call_friend(obs)
+        if not self.calling:
+            return choice
+        cands = friend_candidates(obs, choice)
+        if len(cands) == 1:
+            return choice
+        return cands[self._setup_pick(len(cands), friend_play_out(obs, cands), obs)]
 
     def play(self, obs: Observation) -> tuple[int, ...]:
         mem = remember(obs)
         scored = sorted(scored_plays(obs, mem), key=lambda x: -x[0])
         cands = [p for _, p in scored[: self.candidates]]
         self.last_iterations = 0
-        if len(cands) == 1 or self.iterations <= 0:
+        if len(cands) == 1 or self.iterations <= 0 or not self.playing:
             return cands[0]
         values: list[list[float]] = [[] for _ in cands]
         policy = truncated(self.policy, len(obs.tricks) + self.deep)
