@@ -1,3 +1,4 @@
+// @ts-check
 // Cards as SVG, drawn here (no image files): "S10", "HA", "LJ", "BJ".
 import { lang } from "./i18n.js";
 

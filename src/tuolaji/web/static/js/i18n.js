@@ -1,3 +1,4 @@
+// @ts-check
 // Chinese and English texts. Chinese is the default when the browser prefers it.
 const STRINGS = {
   en: {
@@ -43,7 +44,7 @@ const STRINGS = {
     trick_n: "Trick {n}", reconnecting: "Connection lost — reconnecting…", room_missing: "There is no room {code}.",
     copy_link: "Copy link", settings: "Settings", language: "中文",
     ev_declared: "{name} declares {cards}", ev_trump_fixed: "Trump: {trump}. {name} deals and takes the kitty.",
-    ev_buried: "{name} buried the kitty", ev_trick: "{name} wins the trick ({p} points)", ev_redealt: "Nobody declared: dealing again.",
+    ev_buried: "{name} buried the kitty", ev_trick: "{name} wins the trick ({p} points)", ev_redealt: "Nobody declared: dealing again.", ev_skipped: "… {n} earlier events not shown",
     ev_failed_throw: "{name}'s throw {tried} failed: must play {cards}", ev_round: "Round over: attackers {p} points",
     ev_friend_called: "{name} calls {card}", ev_friend_revealed: "{name} is the dealer's friend",
     ev_played: "{name}: {cards}", ev_passed: "{name} passes",
@@ -98,7 +99,7 @@ const STRINGS = {
     trick_n: "第 {n} 墩", reconnecting: "连接中断，正在重连……", room_missing: "没有房间 {code}。",
     copy_link: "复制链接", settings: "设置", language: "English",
     ev_declared: "{name} 亮 {cards}", ev_trump_fixed: "主：{trump}。{name} 坐庄并拿底牌。",
-    ev_buried: "{name} 扣好了底牌", ev_trick: "{name} 赢得此墩（{p} 分）", ev_redealt: "没人亮主，重新发牌。",
+    ev_buried: "{name} 扣好了底牌", ev_trick: "{name} 赢得此墩（{p} 分）", ev_redealt: "没人亮主，重新发牌。", ev_skipped: "……省略了 {n} 条较早的记录",
     ev_failed_throw: "{name} 甩牌 {tried} 失败，必须出 {cards}", ev_round: "本局结束：闲家 {p} 分",
     ev_friend_called: "{name} 叫 {card}", ev_friend_revealed: "{name} 是庄家的朋友",
     ev_played: "{name}：{cards}", ev_passed: "{name} 不亮",

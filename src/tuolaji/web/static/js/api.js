@@ -1,0 +1,41 @@
+// @ts-check
+// The HTTP API and what the browser keeps: the player's token and name.
+// setApiHandler() swaps the network for another implementation (an offline build answers in-page).
+
+/**
+ * @typedef {{ method?: string, body?: unknown, headers?: Record<string, string> }} ApiOptions
+ * @typedef {(path: string, opts: ApiOptions) => Promise<any>} ApiHandler
+ */
+
+export function token() { return localStorage.getItem("tuolaji.token") || ""; }
+/** @param {string | null | undefined} tk */
+export function setToken(tk) { if (tk) localStorage.setItem("tuolaji.token", tk); }
+export function savedName() { return localStorage.getItem("tuolaji.name") || ""; }
+
+/** @type {ApiHandler} */
+async function fetchApi(path, opts) {
+  /** @type {Record<string, string>} */
+  const headers = Object.assign({ "X-Tuolaji-Token": token() }, opts.headers || {});
+  let body = opts.body;
+  if (body !== undefined && typeof body !== "string") {
+    body = JSON.stringify(body);
+    headers["Content-Type"] = "application/json";
+  }
+  const res = await fetch(path, { method: opts.method || "GET", headers, body: /** @type {string | undefined} */ (body) });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(data.error || res.statusText);
+  return data;
+}
+
+let handler = fetchApi;
+
+/** @param {ApiHandler} fn */
+export function setApiHandler(fn) { handler = fn; }
+
+/**
+ * Call the API; the answer's type is the caller's (see wire.d.ts: InfoResponse, GamesResponse, …).
+ * @param {string} path
+ * @param {ApiOptions} [opts]
+ * @returns {Promise<any>} the JSON answer; rejects with the server's error text
+ */
+export function api(path, opts = {}) { return handler(path, opts); }

@@ -1,0 +1,102 @@
+// @ts-check
+// The rules panel of the start page: a preset and, folded away, every setting it may change.
+import { t, settingLabel, presetLabel } from "./i18n.js";
+import { h, errorText } from "./dom.js";
+import { api } from "./api.js";
+
+/**
+ * @typedef {import("./wire").RulesSchema} RulesSchema
+ * @typedef {import("./wire").RulesCheckResponse} RulesCheckResponse
+ */
+
+export class RulesPanel {
+  /** @param {RulesSchema} schema */
+  constructor(schema) {
+    this.schema = schema;
+    this.el = h("fieldset", { class: "rules-panel" });
+    this.preset = "classic";
+    /** @type {Record<string, unknown>} the settings changed from the preset's */
+    this.values = {};
+    this.msg = h("p", { class: "rules-msg", role: "status" });
+    this.render();
+  }
+
+  /** @returns {Record<string, any>} */
+  presetValues() { return this.schema.presets[this.preset] || {}; }
+
+  /** @returns {Record<string, unknown>} the rules to send: {preset, ...changes} */
+  value() {
+    const base = this.presetValues();
+    /** @type {Record<string, unknown>} */
+    const out = { preset: this.preset };
+    for (const [k, v] of Object.entries(this.values)) {
+      if (JSON.stringify(v) !== JSON.stringify(base[k])) out[k] = v;
+    }
+    return out;
+  }
+
+  render() {
+    const el = this.el;
+    el.innerHTML = "";
+    el.appendChild(h("legend", {}, t("rules")));
+    const sel = h("select", { id: "rules-preset", "aria-label": t("preset") },
+      ...Object.keys(this.schema.presets).map((p) => h("option", { value: p, selected: p === this.preset }, presetLabel(p).name)));
+    sel.addEventListener("change", () => { this.preset = sel.value; this.values = {}; this.render(); this.check(); });
+    el.appendChild(h("label", { class: "row" }, h("span", {}, t("preset")), sel));
+    const about = presetLabel(this.preset, this.presetValues().description).description;
+    if (about) el.appendChild(h("p", { class: "preset-about muted", id: "preset-about" }, about));
+    const details = h("details", { class: "rules-details" }, h("summary", {}, t("change_rules")));
+    const grid = h("div", { class: "rules-grid" });
+    const base = this.presetValues();
+    for (const f of this.schema.fields) {
+      if (f.name === "name" || f.name === "description") continue;
+      const cur = f.name in this.values ? this.values[f.name] : base[f.name];
+      const id = `rule-${f.name}`;
+      let input;
+      if (f.kind === "enum") {
+        input = h("select", { id }, ...(f.options || []).map((o) => h("option", { value: o, selected: o === cur }, o.replace(/_/g, " "))));
+        input.addEventListener("change", () => this.set(f.name, input.value));
+      } else if (f.kind === "bool") {
+        input = h("input", { id, type: "checkbox", checked: !!cur });
+        input.addEventListener("change", () => this.set(f.name, input.checked));
+      } else if (f.kind === "int") {
+        input = h("input", { id, type: "number", min: "0", value: cur === null || cur === undefined ? "" : cur, placeholder: f.optional ? "—" : "" });
+        input.addEventListener("change", () => this.set(f.name, input.value === "" ? (f.optional ? null : 0) : parseInt(input.value, 10)));
+      } else if (f.kind === "list") {
+        input = h("input", { id, type: "text", value: (cur || []).join(" ") });
+        input.addEventListener("change", () => this.set(f.name, input.value.split(/[\s,]+/).filter(Boolean)));
+      } else {
+        input = h("input", { id, type: "text", value: cur ?? "" });
+        input.addEventListener("change", () => this.set(f.name, input.value));
+      }
+      grid.appendChild(h("label", { class: "rule", for: id }, h("span", {}, settingLabel(f.name)), input));
+    }
+    details.appendChild(grid);
+    this.msg = h("p", { class: "rules-msg", role: "status" });
+    details.appendChild(this.msg);
+    el.appendChild(details);
+  }
+
+  /**
+   * @param {string} name
+   * @param {unknown} value
+   */
+  set(name, value) { this.values[name] = value; this.check(); }
+
+  /** Show an error under the rules, unfolded. @param {string} text */
+  showError(text) {
+    this.msg.textContent = text;
+    const details = this.el.querySelector("details");
+    if (details) details.open = true;
+  }
+
+  async check() {
+    try {
+      /** @type {RulesCheckResponse} */
+      const r = await api("/api/rules/check", { method: "POST", body: { rules: this.value() } });
+      this.msg.textContent = r.ok ? t("rules_ok") : t("bad_rules", { e: r.error });
+      this.msg.classList.toggle("bad", !r.ok);
+    } catch (e) { this.msg.textContent = errorText(e); }
+  }
+}
+

@@ -1,0 +1,94 @@
+// @ts-check
+// The table's dialogs: the lobby of a room for friends, and the summary after each round.
+import { t } from "./i18n.js";
+import { cardRow, suitText } from "./cards.js";
+import { h, toast } from "./dom.js";
+import { savedName } from "./api.js";
+import { follow } from "./nav.js";
+import { defaultName, levelText } from "./ui.js";
+
+/**
+ * @typedef {import("./table.js").TablePage} TablePage
+ * @typedef {import("./wire").StateMsg} StateMsg
+ * @typedef {import("./wire").Summary} Summary
+ */
+
+/**
+ * Seats to take, the link to share, and the host's start button.
+ * @param {TablePage} page
+ */
+export function lobbyDialog(page) {
+  const st = /** @type {StateMsg} */ (page.state);
+  const link = `${location.origin}/r/${page.code}`;
+  const seats = st.room.seats.map((s, i) => {
+    const mine = page.me() === i;
+    return h("li", { class: "lobby-seat" + (mine ? " mine" : "") },
+      h("span", {}, `${defaultName(i, st.room.seats.length)}: `, h("strong", {}, s.human ? (s.name || t("players")) : t("empty_seat")), mine ? ` (${t("you")})` : ""),
+      !s.human ? h("button", { type: "button", "data-sit": i, onclick: () => page.send({ type: "sit", seat: i, name: savedName() || undefined }) }, t("sit_here")) : null,
+      mine ? h("button", { type: "button", class: "subtle", onclick: () => page.send({ type: "stand" }) }, t("stand_up")) : null);
+  });
+  return h("div", { class: "lobby", id: "lobby" },
+    h("h2", { id: "dialog-title" }, t("lobby_title", { code: page.code })),
+    h("p", {}, t("share"), " ", h("code", { id: "share-link" }, link), " ",
+      h("button", { type: "button", class: "small", onclick: () => { navigator.clipboard && navigator.clipboard.writeText(link); toast(t("copied")); } }, t("copy"))),
+    h("p", { class: "muted" }, t("take_seat")),
+    h("ul", { class: "lobby-seats" }, ...seats),
+    st.you.host ? h("button", { type: "button", id: "btn-start", class: "primary big", onclick: () => page.send({ type: "start" }) }, t("start")) : h("p", {}, t("waiting_host")));
+}
+
+/**
+ * The finished round: points, kitty, levels before and after, the tricks the viewer's side lost.
+ * @param {TablePage} page
+ * @param {Summary} s
+ * @param {boolean} over the match is over
+ */
+export function summaryDialog(page, s, over) {
+  const st = /** @type {StateMsg} */ (page.state);
+  const r = s.result;
+  const me = page.me();
+  const rows = [];
+  rows.push(h("tr", {}, h("th", { scope: "row" }, t("trick_points")), h("td", {}, String(r.trick_points))));
+  if (r.kitty_captured) rows.push(h("tr", {}, h("th", { scope: "row" }, t("kitty")), h("td", {}, t("kitty_captured", { p: r.kitty_points, m: r.multiplier, t: r.kitty_points * r.multiplier }))));
+  else rows.push(h("tr", {}, h("th", { scope: "row" }, t("kitty")), h("td", {}, t("kitty_safe", { p: r.kitty_points }))));
+  if (r.penalty_points) rows.push(h("tr", {}, h("th", { scope: "row" }, "±"), h("td", {}, String(r.penalty_points))));
+  rows.push(h("tr", { class: "total" }, h("th", { scope: "row" }, t("total")), h("td", {}, h("strong", { id: "summary-total" }, String(r.attacker_points)))));
+  const result = r.team === "dealer" ? t("result_dealer", { n: r.levels }) : (r.levels ? t("result_attackers", { n: r.levels }) : t("result_attackers0"));
+  const labels = page.teamLabels();
+  /** @type {(names: string[] | null, i: number) => string} */
+  const lv = (names, i) => (names || [])[i] ?? "?";
+  const levelRows = labels.map((x, i) => `${x.label} ${lv(s.level_names_before, i)} → ${lv(s.level_names_after, i)}`).join(" · ");
+  const review = h("section", { class: "review", id: "review" }, h("h3", {}, t("review")));
+  if (!s.review.length) review.appendChild(h("p", { class: "muted" }, t("review_none")));
+  for (const item of s.review) {
+    review.appendChild(h("div", { class: "review-item" },
+      h("div", { class: "review-head" }, item.kitty ? t("kitty") : t("trick_n", { n: item.trick }), " · ", h("strong", {}, `${item.points}`)),
+      item.plays ? h("div", { class: "review-plays" }, ...item.plays.map((p) => h("span", { class: "rp" + (p.seat === item.winner ? " won" : "") }, h("span", { class: "who" }, page.name(p.seat)), cardRow(p.cards, { small: true })))) : null,
+      h("p", { class: "note" }, item.note)));
+  }
+  let head = t("summary_title", { n: s.round });
+  let winnerLine = null;
+  if (over && s.winner !== null && s.winner !== undefined) {
+    head = t("match_over");
+    const mine = me !== null && st.room.seats[me] && st.room.seats[me].team === s.winner;
+    winnerLine = h("p", { class: "winner", id: "winner" }, me === null ? t("winner_team", { team: t("team_n", { n: s.winner + 1 }) }) : (mine ? t("we_win") : t("they_win")));
+  }
+  const ready = st.ready || [];
+  const actions = h("div", { class: "dialog-actions" });
+  if (over) {
+    actions.append(h("a", { class: "button primary", href: `/replay/${page.code}`, onclick: follow(`/replay/${page.code}`) }, t("replay")),
+      h("a", { class: "button", href: `/api/games/${page.code}/record`, download: `tuolaji-${page.code}.json` }, t("export")),
+      h("a", { class: "button", href: "/", onclick: follow("/") }, t("home")));
+  } else if (me !== null) {
+    const done = ready.includes(me);
+    actions.appendChild(h("button", { type: "button", id: "btn-next-round", class: "primary big", disabled: done, onclick: () => page.send({ type: "ready" }) }, t("next_round")));
+    if (ready.length) actions.appendChild(h("span", { class: "muted" }, t("ready_n", { n: ready.length })));
+  }
+  return h("div", { class: "summary", id: "summary" },
+    h("h2", { id: "dialog-title" }, head), winnerLine,
+    h("p", {}, `${t("trump")} ${s.trump ? suitText(s.trump) : t("no_trump")}${levelText(s.level)} · ${t("dealer")}: ${page.name(s.dealer)}`),
+    h("table", { class: "score" }, h("tbody", {}, ...rows)),
+    h("p", { class: "result", id: "summary-result" }, result),
+    h("p", { id: "summary-levels" }, `${t("levels")}: ${levelRows}`),
+    h("div", { class: "kitty-end" }, h("span", {}, `${t("kitty")}: `), cardRow(r.kitty, { small: true })),
+    review, actions);
+}

@@ -1,0 +1,499 @@
+// @ts-check
+// The table: seats around the felt, the trick, the hand and the buttons, the coach, the side
+// panel (last trick, kitty, log) and the dialogs. The server decides everything; this page
+// draws the state it is sent and sends the player's choices through a Transport.
+import { t, lang } from "./i18n.js";
+import { cardRow, cardText, cardsText } from "./cards.js";
+import { h, swap, toast } from "./dom.js";
+import { token, setToken, savedName } from "./api.js";
+import { follow, go } from "./nav.js";
+import { openTransport } from "./transport.js";
+import { PHASE_KEYS, defaultName, langButton, seatPosition, trumpText } from "./ui.js";
+import { onHandKey, renderHand, selectCards, selectedCards } from "./hand.js";
+import { lobbyDialog, summaryDialog } from "./summary.js";
+import { GameLog } from "./log.js";
+
+/**
+ * @typedef {import("./wire").ServerMessage} ServerMessage
+ * @typedef {import("./wire").StateMsg} StateMsg
+ * @typedef {import("./wire").TableView} TableView
+ * @typedef {import("./wire").CheckedMsg} CheckedMsg
+ * @typedef {import("./wire").HintAction} HintAction
+ * @typedef {import("./wire").Options} Options
+ * @typedef {import("./transport.js").ClientMessage} ClientMessage
+ * @typedef {{ reason: string, why: string, open: boolean, check: boolean }} CoachMsg  a refusal or a failed check, folded or open
+ */
+
+export class TablePage {
+  /**
+   * @param {string} code the room
+   * @param {{ readonly?: boolean, container: HTMLElement }} opts readonly: a replay frame (no connection)
+   */
+  constructor(code, { readonly = false, container }) {
+    this.code = code;
+    this.readonly = readonly;
+    this.container = container;
+    /** @type {StateMsg | null} */
+    this.state = null;
+    /** @type {string[]} keys of the selected hand cards (see hand.js) */
+    this.selected = [];
+    /** @type {string | null} */
+    this.focusKey = null;
+    this.reqId = 0;
+    /** @type {number | null} the id of the action sent and not yet acknowledged */
+    this.pendingAction = null;
+    /** @type {number | null} */
+    this.pendingCheck = null;
+    /** @type {CheckedMsg | null} */
+    this.checkResult = null;
+    /** @type {CoachMsg | null} */
+    this.coachMsg = null;
+    /** @type {string | null} */
+    this.hintText = null;
+    this.log = new GameLog();
+    this.retry = 0;
+    this.destroyed = false;
+    this.gone = false;
+    this.settingsOpen = false;
+    /** @type {import("./transport.js").Transport | null} */
+    this.transport = null;
+    /** @type {{ state: StateMsg, at: number } | null} */
+    this.timerBase = null;
+    // the page's regions, each redrawn on its own (see swap() in dom.js)
+    this.root = h("div", { class: "table-page", "data-phase": "", "data-my-turn": "false" });
+    this.topbar = h("header", { class: "topbar" });
+    this.bannerEl = h("div", { class: "banner", role: "alert", hidden: true });
+    this.felt = h("section", { class: "felt", "aria-label": "table" });
+    this.statusEl = h("p", { class: "status-line", id: "status", "aria-live": "polite" });
+    this.handEl = h("div", { id: "hand", class: "hand", role: "listbox", "aria-multiselectable": "true", "aria-label": t("your_hand"), tabindex: "-1" });
+    this.actionsEl = h("div", { class: "actions", id: "actions" });
+    this.coachEl = h("div", { class: "coach", id: "coach", role: "status", "aria-live": "polite" });
+    this.handArea = h("section", { class: "hand-area" }, this.statusEl, this.handEl, this.actionsEl, this.coachEl);
+    this.side = h("aside", { class: "side" });
+    this.overlay = h("div", { class: "overlay", id: "overlay", hidden: true });
+    this.root.append(this.topbar, this.bannerEl, this.felt, this.handArea, this.side, this.overlay);
+    this.container.appendChild(this.root);
+    this.handEl.addEventListener("keydown", (e) => onHandKey(this, e));
+    /** @param {KeyboardEvent} e */
+    this.onKey = (e) => this.onGlobalKey(e);
+    if (!this.readonly) document.addEventListener("keydown", this.onKey);
+    if (!readonly) this.connect();
+    this.tick = setInterval(() => this.renderTimer(), 250);
+  }
+
+  destroy() {
+    this.destroyed = true;
+    clearInterval(this.tick);
+    if (this.transport) this.transport.close();
+    document.removeEventListener("keydown", this.onKey);
+  }
+
+  // ---------------------------------------------------------------- connection
+  connect() {
+    const transport = openTransport(this.code, {
+      open: () => {
+        this.retry = 0;
+        this.banner(null);
+        transport.send({ type: "hello", token: token() || undefined, lang: lang(), name: savedName() || undefined });
+      },
+      message: (m) => this.onMessage(m),
+      lost: () => {
+        if (this.destroyed || this.gone) return;
+        this.banner(t("reconnecting"));
+        const delay = Math.min(5000, 300 * 2 ** this.retry++);
+        setTimeout(() => { if (!this.destroyed) this.connect(); }, delay);
+      },
+    });
+    this.transport = transport;
+  }
+
+  /**
+   * Send a message with a fresh id (the server echoes it as "re").
+   * @param {ClientMessage} msg
+   * @returns {number | null} the id, or null when not connected
+   */
+  send(msg) {
+    if (!this.transport) return null;
+    msg.id = ++this.reqId;
+    return this.transport.send(msg) ? msg.id : null;
+  }
+
+  /** @param {ServerMessage} m */
+  onMessage(m) {
+    switch (m.type) {
+      case "welcome":
+        if (m.token) setToken(m.token);
+        break;
+      case "state":
+        this.onState(m);
+        break;
+      case "refused":
+        if (this.hintText && this.hintText.endsWith("…")) this.hintText = null;
+        if (m.code === "no_room") { this.gone = true; this.root.innerHTML = ""; this.root.appendChild(h("p", { class: "gone" }, t("room_missing", { code: this.code }), " ", h("a", { href: "/" }, t("start_page")))); return; }
+        if (m.re !== undefined && m.re === this.pendingAction) this.pendingAction = null;
+        this.coachMsg = { reason: m.reason, why: m.why, open: false, check: false };
+        this.renderActions();
+        break;
+      case "checked":
+        if (m.re === this.pendingCheck) { this.checkResult = m; this.renderActions(); }
+        break;
+      case "hint":
+        this.applyHint(m.action);
+        break;
+      case "closed":
+        this.gone = true;
+        go("/");
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** @param {StateMsg} m */
+  onState(m) {
+    const prev = this.state;
+    this.state = m;
+    if (m.re && this.pendingAction !== null && m.re.includes(this.pendingAction)) {
+      this.pendingAction = null;
+      this.selected = [];
+      this.checkResult = null;
+      this.hintText = null;
+      this.coachMsg = null;
+    }
+    const v = m.view;
+    const newRound = prev && (prev.view.round_number !== v.round_number || (prev.view.phase !== "deal" && v.phase === "deal"));
+    const turnChanged = !prev || !prev.options || !m.options || prev.options.turn !== m.options.turn || prev.view.phase !== v.phase;
+    if (newRound || turnChanged) { this.hintText = null; this.checkResult = null; }
+    if (newRound) this.selected = [];
+    this.log.add(m, (s) => this.name(s));
+    this.render();
+  }
+
+  // ---------------------------------------------------------------- layout
+
+  /** @param {string | null} text */
+  banner(text) {
+    this.bannerEl.hidden = !text;
+    this.bannerEl.textContent = text || "";
+  }
+
+  names() {
+    const st = this.current();
+    const seats = st && st.room ? st.room.seats : [];
+    return seats.map((s, i) => s.name || defaultName(i, seats.length));
+  }
+
+  /**
+   * The seat's name, "(you)" added for the viewer.
+   * @param {number | null | undefined} seat
+   */
+  name(seat) {
+    if (seat === null || seat === undefined) return "?";
+    const n = this.names()[seat] || defaultName(seat);
+    return this.me() === seat ? `${n} (${t("you")})` : n;
+  }
+
+  /** @returns {StateMsg} the state drawn now (the render methods run only once there is one) */
+  current() {
+    if (!this.state) throw new Error("no state yet");
+    return this.state;
+  }
+
+  /** @returns {number | null} the viewer's seat (null: watching) */
+  me() { return this.state && this.state.you ? this.state.you.seat : null; }
+
+  /** @returns {TableView | null} */
+  view() { return this.state ? this.state.view : null; }
+
+  players() { return this.state && this.state.room ? this.state.room.seats.length : 4; }
+
+  myTurn() { const st = this.state; return !!(st && st.options && st.options.turn && !st.between); }
+
+  // ---------------------------------------------------------------- render
+  render() {
+    const st = this.state;
+    if (!st) return;
+    const v = st.view;
+    this.root.dataset.phase = st.room.status === "lobby" ? "lobby" : (st.between ? "between" : v.phase);
+    this.root.dataset.myTurn = String(this.myTurn());
+    this.root.dataset.seat = this.me() === null ? "" : String(this.me());
+    document.title = `${t("title")} · ${this.code}`;
+    this.renderTop();
+    this.renderFelt();
+    renderHand(this);
+    this.renderActions();
+    this.renderSide();
+    this.renderOverlay();
+  }
+
+  teamLabels() {
+    const st = this.current();
+    const v = st.view;
+    const seats = st.room.seats;
+    const me = this.me();
+    const holders = [...new Set(seats.map((s) => s.team))];
+    return holders.map((hIdx) => {
+      const members = seats.map((s, i) => (s.team === hIdx ? i : null)).filter((x) => x !== null);
+      let label;
+      if (me !== null && holders.length === 2) label = members.includes(me) ? t("us") : t("them");
+      else label = members.map((i) => this.names()[i]).join("·");
+      return { label, level: (v.level_names || [])[hIdx] ?? "?", mine: me !== null && members.includes(me), dealer: v.dealer !== null && members.includes(v.dealer) };
+    });
+  }
+
+  renderTop() {
+    const st = this.current();
+    const v = st.view;
+    const top = document.createElement("div");
+    const link = `${location.origin}/r/${this.code}`;
+    top.appendChild(h("a", { class: "home", href: "/", onclick: follow("/") }, "← ", t("home")));
+    top.appendChild(h("span", { class: "room" }, `${t("room_code")} `, h("strong", { id: "room-code" }, this.code),
+      h("button", { type: "button", class: "small", title: link, onclick: () => { navigator.clipboard && navigator.clipboard.writeText(link); toast(t("copied")); } }, t("copy_link"))));
+    const teams = this.teamLabels().map((x) => h("span", { class: "team" + (x.mine ? " mine" : "") + (x.dealer ? " dealer" : "") },
+      `${x.label} `, h("strong", {}, x.level)));
+    top.appendChild(h("span", { class: "levels", id: "levels", "aria-label": t("levels") }, ...teams));
+    top.appendChild(h("span", { class: "trump", id: "trump" }, `${t("trump")} `, h("strong", { class: v.trump === "H" || v.trump === "D" ? "red" : "" }, trumpText(v))));
+    top.appendChild(h("span", { class: "points", id: "points" }, `${t("attackers_points")} `, h("strong", {}, String(v.attacker_points))));
+    top.appendChild(h("span", { class: "round" }, t("round_n", { n: v.round_number })));
+    const controls = h("span", { class: "controls" });
+    if (!this.readonly && st.you.host) {
+      const sp = h("select", { id: "speed-select", "aria-label": t("speed") }, ...["slow", "normal", "fast", "instant"].map((s) => h("option", { value: s, selected: st.room.settings.speed === s }, t(s))));
+      sp.addEventListener("change", () => this.send({ type: "settings", speed: sp.value }));
+      const tm = h("select", { id: "timer-select", "aria-label": t("timer") }, ...[0, 15, 30, 60, 120].map((n) => h("option", { value: n, selected: st.room.settings.timer === n }, n ? t("seconds", { n }) : t("timer_off"))));
+      tm.addEventListener("change", () => this.send({ type: "settings", timer: parseInt(tm.value, 10) }));
+      const df = h("select", { id: "difficulty-select", "aria-label": t("difficulty") }, ...["easy", "normal", "hard", "expert"].map((s) => h("option", { value: s, selected: st.room.settings.difficulty === s }, t(s))));
+      df.addEventListener("change", () => this.send({ type: "settings", difficulty: df.value }));
+      const open = this.settingsOpen ? { open: true } : {};
+      const box = h("details", Object.assign({ class: "settings", id: "settings" }, open), h("summary", {}, "⚙ ", t("settings")),
+        h("div", { class: "settings-panel" }, h("label", {}, t("speed"), " ", sp), h("label", {}, t("timer"), " ", tm), h("label", {}, t("difficulty"), " ", df)));
+      box.addEventListener("toggle", () => { this.settingsOpen = box.open; });
+      controls.append(box);
+    }
+    if (!this.readonly && this.me() !== null) {
+      const on = st.you.autoplay;
+      controls.appendChild(h("button", { type: "button", id: "btn-autoplay", "aria-pressed": on ? "true" : "false", onclick: () => this.send({ type: "autoplay", on: !on }) }, on ? t("autoplay_stop") : t("autoplay")));
+    }
+    controls.appendChild(langButton(() => { this.send({ type: "lang", lang: lang() }); this.render(); }));
+    top.appendChild(controls);
+    swap(this.topbar, top);
+  }
+
+  renderFelt() {
+    const st = this.current();
+    const v = st.view;
+    const felt = document.createElement("div");
+    const n = this.players();
+    const me = this.me() ?? 0;
+    const sides = v.sides || [];
+    for (let seat = 0; seat < n; seat++) {
+      const rel = (seat - me + n) % n;
+      const info = st.room.seats[seat];
+      const pos = rel === 0 ? { x: 0, y: 90 } : seatPosition(rel, n, 40, 38);
+      // seats near the left or right edge are anchored to that edge, so they never stick out
+      const place = pos.x < 20 ? `left:0.4rem;top:${pos.y}%;transform:translate(0,-50%)`
+        : pos.x > 80 ? `right:0.4rem;top:${pos.y}%;transform:translate(0,-50%)` : `left:${pos.x}%;top:${pos.y}%`;
+      const turn = st.waiting_for === seat;
+      const badges = [];
+      if (v.dealer === seat) badges.push(h("span", { class: "badge dealer", title: t("dealer") }, lang() === "zh" ? "庄" : "D"));
+      if (sides[seat] === "attacker") badges.push(h("span", { class: "badge att" }, lang() === "zh" ? "闲" : "A"));
+      if (info.bot) badges.push(h("span", { class: "badge bot", title: info.human ? t("away") : t("bot") }, info.human ? "☕" : "🤖"));
+      const box = h("div", {
+        class: "seat" + (turn ? " turn" : "") + (rel === 0 && this.me() !== null ? " me" : "") + (info.human ? " human" : ""),
+        style: place, "data-seat": seat, "aria-label": this.name(seat) + (turn ? `, ${t("your_turn")}` : ""),
+      },
+      h("div", { class: "seat-name" }, this.name(seat), ...badges),
+      rel !== 0 || this.me() === null ? h("div", { class: "seat-cards" }, h("span", { class: "mini-back", "aria-hidden": "true" }), t("cards_left", { n: v.hand_sizes[seat] })) : null,
+      h("div", { class: "seat-timer", "data-timer-seat": seat }));
+      felt.appendChild(box);
+    }
+    // the trick in the middle: the current one, or the last one until the next lead
+    const trick = v.trick && v.trick.plays.length ? v.trick : null;
+    const showing = trick || v.last_trick;
+    if (showing) {
+      const area = h("div", { class: "trick" + (trick ? "" : " finished"), id: "trick", "aria-label": trick ? t("trick_n", { n: v.tricks_played + 1 }) : t("last_trick") });
+      for (const p of showing.plays) {
+        const rel = (p.seat - me + n) % n;
+        const pos = seatPosition(rel, n, 22, 24);
+        const won = !trick && "winner" in showing && showing.winner === p.seat;
+        area.appendChild(h("div", { class: "play" + (won ? " won" : ""), style: `left:${pos.x}%;top:${pos.y}%`, "data-seat": p.seat },
+          cardRow(p.cards)));
+      }
+      if (trick && trick.attempted) area.appendChild(h("div", { class: "attempted" }, cardsText(trick.attempted)));
+      felt.appendChild(area);
+    }
+    if (v.phase === "deal" || v.phase === "declare") {
+      const bid = v.bid;
+      felt.appendChild(h("div", { class: "deal-info", id: "deal-info" },
+        `${t("phase_" + v.phase)} · ${v.dealt}`,
+        bid ? h("div", { class: "bid" }, t("ev_declared", { name: this.name(bid.seat), cards: "" }), cardRow(bid.cards, { small: true })) : null));
+    }
+    if (swap(this.felt, felt)) this.renderTimer();
+  }
+
+  /** @param {KeyboardEvent} e */
+  onGlobalKey(e) {
+    const target = /** @type {HTMLElement | null} */ (e.target);
+    if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
+    if (e.key === "Escape") { this.selected = []; this.coachMsg = null; this.render(); }
+    else if ((e.key === "h" || e.key === "H") && !e.ctrlKey && !e.metaKey) { if (this.myTurn() || (this.state && this.state.options && this.state.options.phase === "deal")) this.askHint(); }
+    else if (e.key === "Enter" && e.target === document.body) { this.primary(); }
+  }
+
+  primary() {
+    const o = this.state && this.state.options;
+    if (!o || !o.turn || this.readonly) return;
+    const cards = selectedCards(this);
+    if (o.phase === "play" && cards.length) this.pendingAction = this.send({ type: "play", cards });
+    else if (o.phase === "bury" && cards.length === o.bury) this.pendingAction = this.send({ type: "bury", cards });
+  }
+
+  askHint() {
+    if (this.send({ type: "hint" }) !== null) { this.hintText = `${t("hint")} …`; this.renderActions(); }
+  }
+
+  /** @param {HintAction} action */
+  applyHint(action) {
+    if (!action) return;
+    if ((action.type === "play" || action.type === "bury") && action.cards) {
+      this.hintText = t("hint_play", { cards: cardsText(action.cards) });
+      selectCards(this, action.cards);
+    } else if (action.type === "declare") this.hintText = t("hint_declare", { cards: cardsText(action.cards) });
+    else if (action.type === "pass") this.hintText = t("hint_pass");
+    else if (action.type === "call_friend" && action.card) this.hintText = `${t("call_friend")}: ${cardText(action.card)}`;
+    this.renderActions();
+  }
+
+  renderActions() {
+    const st = this.state;
+    if (!st) return;
+    const el = document.createElement("div");
+    /** @type {Partial<Options>} */
+    const o = st.options || {};
+    const v = st.view;
+    const me = this.me();
+    let status = "";
+    if (st.room.status === "lobby") status = t("waiting_host");
+    else if (st.between) status = t("phase_done");
+    else if (v.over) status = t("match_over");
+    else if (this.myTurn()) status = t("your_turn");
+    else if (st.waiting_for !== null && st.waiting_for !== undefined) status = st.thinking ? t("thinking", { name: this.name(st.waiting_for) }) : t("waiting_for", { name: this.name(st.waiting_for) });
+    else status = t(PHASE_KEYS[v.phase] || "phase_play");
+    if (!this.readonly && me !== null && !st.between && st.room.status === "playing") {
+      if (o.phase === "deal" || o.phase === "declare" || o.phase === "override") {
+        for (const cards of o.declare || []) {
+          el.appendChild(h("button", { type: "button", class: "declare-btn", "data-cards": cards.join(" "),
+            onclick: () => { this.pendingAction = this.send({ type: "declare", cards }); } },
+          t("declare", { cards: "" }), cardRow(cards, { small: true })));
+        }
+        if (o.can_pass) el.appendChild(h("button", { type: "button", id: "btn-pass", onclick: () => { this.pendingAction = this.send({ type: "pass" }); } }, t("pass")));
+        if (o.can_redeal) el.appendChild(h("button", { type: "button", id: "btn-redeal", onclick: () => { this.pendingAction = this.send({ type: "redeal" }); } }, t("redeal")));
+        if (o.phase === "deal" && (o.declare || []).length) status = t("declare_during_deal");
+        else if (o.phase !== "deal" && o.turn) status = `${t("your_turn")} — ${t("phase_" + o.phase)}`;
+      } else if (o.phase === "bury" && o.bury) {
+        const n = this.selected.length;
+        el.appendChild(h("button", { type: "button", id: "btn-bury", class: "primary", disabled: n !== o.bury, onclick: () => this.primary() }, t("bury", { n, k: o.bury })));
+        status = t("select_bury", { k: o.bury });
+      } else if (o.phase === "call_friend" && o.call_friend) {
+        const sel = h("select", { id: "friend-card", "aria-label": t("call_friend") });
+        for (const s of "SHCD") for (const r of ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]) sel.appendChild(h("option", { value: s + r }, cardText(s + r)));
+        el.append(sel, h("button", { type: "button", id: "btn-call-friend", class: "primary", onclick: () => { this.pendingAction = this.send({ type: "call_friend", card: sel.value }); } }, t("call_friend")));
+      } else if (o.phase === "play" && o.turn) {
+        el.appendChild(h("button", { type: "button", id: "btn-play", class: "primary", disabled: !this.selected.length, onclick: () => this.primary() }, t("play")));
+        status = o.follow ? `${t("your_turn")} — ${t("follow_n", { n: o.follow.count })}` : `${t("your_turn")} — ${t("lead_anything")}`;
+      }
+      if (o.turn || (o.phase === "deal" && (o.declare || []).length)) {
+        el.appendChild(h("button", { type: "button", id: "btn-hint", title: "H", onclick: () => this.askHint() }, t("hint")));
+      }
+      if (this.selected.length) el.appendChild(h("button", { type: "button", class: "subtle", onclick: () => { this.selected = []; this.checkResult = null; renderHand(this); this.renderActions(); } }, "✕"));
+    }
+    swap(this.actionsEl, el);
+    if (this.statusEl.textContent !== status) this.statusEl.textContent = status;
+    // coach: legality of the selection, hints, refusals with their why
+    const coach = document.createElement("div");
+    if (this.checkResult && this.selected.length) {
+      const c = this.checkResult;
+      coach.appendChild(h("p", { class: c.ok ? "ok" : "bad", id: "check-result" }, c.ok ? t("legal") : c.reason,
+        !c.ok ? h("button", { type: "button", class: "link", id: "btn-check-why", onclick: () => this.explainCheck() }, t("why")) : null));
+    }
+    if (this.hintText) coach.appendChild(h("p", { class: "hint", id: "hint-text" }, this.hintText));
+    if (this.coachMsg) {
+      const m = this.coachMsg;
+      coach.appendChild(h("div", { class: "refusal", id: "refusal", role: "alert" },
+        h("strong", {}, `${m.check ? t("coach") : t("refused")}: `),
+        m.open ? h("span", { class: "why", id: "why-text" }, m.why) : m.reason, " ",
+        m.open ? null : h("button", { type: "button", class: "link", id: "btn-why", onclick: () => this.openWhy() }, t("why")),
+        h("button", { type: "button", class: "link", onclick: () => { this.coachMsg = null; this.renderActions(); } }, t("close"))));
+    }
+    swap(this.coachEl, coach);
+  }
+
+  /** The coach's explanation of the checked selection. */
+  explainCheck() {
+    const c = this.checkResult;
+    if (!c || c.ok) return;
+    this.coachMsg = { reason: c.reason || "", why: c.why || "", open: true, check: true };
+    this.renderActions();
+  }
+
+  /** Unfold the refusal's "why" (of the refusal shown now: see swap() in dom.js). */
+  openWhy() {
+    if (!this.coachMsg) return;
+    this.coachMsg.open = true;
+    this.renderActions();
+  }
+
+  renderTimer() {
+    const st = this.state;
+    if (!st || !this.felt) return;
+    for (const el of this.felt.querySelectorAll("[data-timer-seat]")) el.textContent = "";
+    if (st.timer_ms === null || st.timer_ms === undefined || st.waiting_for === null) return;
+    if (!this.timerBase || this.timerBase.state !== st) this.timerBase = { state: st, at: performance.now() };
+    const left = Math.max(0, st.timer_ms - (performance.now() - this.timerBase.at));
+    const el = this.felt.querySelector(`[data-timer-seat="${st.waiting_for}"]`);
+    if (el) el.textContent = `⏱ ${Math.ceil(left / 1000)}`;
+  }
+
+  renderSide() {
+    const st = this.current();
+    const v = st.view;
+    const side = document.createElement("div");
+    const last = v.last_trick;
+    const lastBox = h("section", { class: "last-trick", id: "last-trick", "aria-label": t("last_trick") }, h("h2", {}, t("last_trick")));
+    if (last) {
+      for (const p of last.plays) lastBox.appendChild(h("div", { class: "lt-row" + (p.seat === last.winner ? " won" : "") }, h("span", { class: "who" }, this.name(p.seat)), cardRow(p.cards, { small: true })));
+      lastBox.appendChild(h("p", { class: "muted" }, t("ev_trick", { name: this.name(last.winner), p: last.points })));
+    } else lastBox.appendChild(h("p", { class: "muted" }, t("none")));
+    side.appendChild(lastBox);
+    if (v.kitty && v.kitty.length && !st.between) side.appendChild(h("section", { class: "kitty-box", id: "kitty" }, h("h2", {}, t("kitty")), cardRow(v.kitty, { small: true })));
+    if (!this.readonly && st.room.status === "playing" && this.me() === null) {
+      const free = st.room.seats.map((s, i) => (!s.human ? i : null)).filter((x) => x !== null);
+      if (free.length) side.appendChild(h("section", { class: "take-seat" }, h("h2", {}, t("take_seat")),
+        ...free.map((i) => h("button", { type: "button", "data-sit": i, onclick: () => this.send({ type: "sit", seat: i, name: savedName() || undefined }) }, `${t("sit_here")}: ${this.name(i)}`))));
+    }
+    const spect = st.room.spectators ? h("p", { class: "muted" }, t("spectators", { n: st.room.spectators })) : null;
+    const log = h("section", { class: "log" }, h("h2", {}, t("log")),
+      h("ol", { id: "log", role: "log", "aria-live": "polite" }, ...this.log.lines.slice(-40).map((l) => h("li", {}, l))));
+    side.append(log);
+    if (spect) side.appendChild(spect);
+    if (swap(this.side, side)) { const ol = this.side.querySelector("ol"); if (ol) ol.scrollTop = ol.scrollHeight; }
+  }
+
+  renderOverlay() {
+    const st = this.current();
+    const ov = document.createElement("div");
+    let content = null;
+    if (st.room.status === "lobby") content = lobbyDialog(this);
+    else if (st.summary && (st.between || st.view.over)) content = summaryDialog(this, st.summary, st.view.over);
+    this.overlay.hidden = !content;
+    if (content) {
+      const dialog = h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "dialog-title" }, content);
+      ov.appendChild(dialog);
+    }
+    const opened = swap(this.overlay, ov);
+    if (opened && content && !this.overlay.contains(document.activeElement)) {
+      const focus = /** @type {HTMLElement | null} */ (this.overlay.querySelector("button.primary, button, a"));
+      if (focus) focus.focus();
+    }
+  }
+
+}
