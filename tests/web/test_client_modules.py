@@ -12,7 +12,6 @@ import pytest
 pytest.importorskip("starlette")
 
 from server_util import Client, create_game  # noqa: E402
-
 from tuolaji.server.testing import LiveServer  # noqa: E402
 
 # A table page whose transport is a fake room in the page: window.room.deliver(msg) plays the server.
