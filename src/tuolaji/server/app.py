@@ -52,7 +52,7 @@ from ..engine.match import Match
 from ..record import RecordError, from_record, to_record
 from ..ruleset import PRESETS, RuleSet, RuleSetError, load_rules
 from .local import is_local_player, is_loopback
-from .protocol import DIFFICULTIES, LANGS, SPEEDS, MessageError, reason_text, validate_settings
+from .protocol import DIFFICULTIES, LANGS, SPEEDS, MessageError, Why, reason_text, validate_settings
 from .room import Conn, Room, Seat, hash_token, new_token, replay_frames
 from .rules_text import labels as rules_labels
 from .rules_text import rules_error_text
@@ -455,6 +455,12 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
                 return _refuse(request, "not_object")
             rs = parse_rules(body.get("rules"))
             settings = validate_settings(body)
+            password = body.get("password") or ""
+            if not isinstance(password, str) or len(password) > 32:
+                return _refuse(request, "bad_message", why=Why("'password' must be a text of at most 32 characters",
+                                                               "“password”必须是不超过 32 个字的文字"))
+            if password:  # kept as a hash, like the seat tokens
+                settings["password"] = hash_token(password)
             seed = body.get("seed")
             if seed is not None and (not tables.allow_seed or type(seed) is not int):
                 return _refuse(request, "no_seed")

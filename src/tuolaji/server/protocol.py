@@ -21,6 +21,7 @@ LANGS = ("en", "zh")
 SPEEDS = ("slow", "normal", "fast", "instant")
 DIFFICULTIES = ("easy", "normal", "hard", "expert")
 MAX_TIMER = 600
+CHAT_MAX = 120  # characters in one chat line
 
 # Refusals the server itself gives (the engine's own codes come from tuolaji.errors.REASONS).
 SERVER_REASONS: dict[str, tuple[str, str]] = {
@@ -43,6 +44,11 @@ SERVER_REASONS: dict[str, tuple[str, str]] = {
     "no_room": ("there is no room {room}", "没有房间 {room}"),
     "busy": ("the computer is still thinking; try again", "电脑还在思考，请稍后再试"),
     "no_hint": ("there is nothing to hint now", "现在没有可提示的操作"),
+    "bad_password": ("this room needs its password", "这个房间需要密码"),
+    "kicked": ("the host gave your seat to the computer", "房主把你的座位交给了电脑"),
+    "not_a_player": ("seat {seat} has no player to remove", "{seat} 号位没有可移出的玩家"),
+    "chat_empty": ("say something first", "请先输入内容"),
+    "chat_fast": ("wait a moment before the next message", "请稍等再发下一条"),
     # HTTP answers (the start page, import, replay)
     "not_object": ("send a JSON object", "请求必须是 JSON 对象"),
     "no_seed": ("this server does not take a seed", "这个服务器不接受指定种子"),
@@ -168,7 +174,7 @@ class Field:
 
 _SEAT = Field(_int(0, 7))
 SCHEMAS: dict[str, dict[str, Field]] = {
-    "hello": {"token": Field(_str(64)), "lang": Field(_choice(LANGS)), "name": Field(_name)},
+    "hello": {"token": Field(_str(64)), "lang": Field(_choice(LANGS)), "name": Field(_name), "password": Field(_str(32))},
     "sit": {"seat": Field(_int(0, 7), True), "name": Field(_name)},
     "stand": {},
     "start": {},
@@ -184,7 +190,9 @@ SCHEMAS: dict[str, dict[str, Field]] = {
     "ready": {},
     "autoplay": {"on": Field(_bool, True)},
     "settings": {"speed": Field(_choice(SPEEDS)), "timer": Field(_int(0, MAX_TIMER)),
-                 "difficulty": Field(_choice(DIFFICULTIES))},
+                 "difficulty": Field(_choice(DIFFICULTIES)), "counter": Field(_bool)},
+    "chat": {"text": Field(_str(CHAT_MAX), True)},  # LAN rooms: a short line to the table
+    "kick": {"seat": Field(_int(0, 7), True)},  # the host gives a player's seat to the computer
     "lang": {"lang": Field(_choice(LANGS), True)},
     "ping": {},
 }
@@ -244,7 +252,7 @@ def parse_message(text: str | bytes) -> Message:
 def validate_settings(data: dict[str, Any]) -> dict[str, Any]:
     """Room settings from a create request (speed, timer, difficulty); bad values raise."""
     out: dict[str, Any] = {}
-    for name in ("speed", "timer", "difficulty"):
+    for name in ("speed", "timer", "difficulty", "counter"):
         if name in data and data[name] is not None:
             try:
                 out[name] = SCHEMAS["settings"][name].check(data[name])

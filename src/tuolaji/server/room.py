@@ -57,10 +57,11 @@ SPEEDS: dict[str, Speed] = {
     "fast": Speed(0.08, 0.3, 0.5, 2.0),
     "instant": Speed(0.0, 0.0, 0.0, 0.0),
 }
+CHAT_GAP = 1.0  # seconds between one client's chat lines
 RECONNECT_GRACE = 3.0  # seconds a dropped player's turn waits before the bot plays for them
 BREAK_TIMEOUT = 45.0  # with a turn timer set, the pause between rounds ends by itself after this
 _OWNED_EVENTS = frozenset({"Dealt", "KittyTaken", "Buried"})  # hidden from every seat but their own
-ACKED = frozenset({"ready", "stand", "start", "settings", "autoplay", "lang"})  # acknowledged in the next state
+ACKED = frozenset({"ready", "stand", "start", "settings", "autoplay", "lang", "kick"})  # acknowledged in the next state
 EVENTS_PER_MESSAGE = 400  # a round holds about 250; a client that fell further behind gets the tail
 
 
@@ -102,6 +103,7 @@ class Conn:
     outbox: deque[dict[str, Any]] = field(default_factory=deque)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
+    chat_at: float = 0.0  # when this client last said something
 
     def push(self, msg: dict[str, Any]) -> None:
         self.outbox.append(msg)
@@ -139,6 +141,8 @@ class Room:
         self.ready: set[int] = set()
         self.break_since = 0.0
         self.summaries: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self.chat: deque[dict[str, Any]] = deque(maxlen=30)  # LAN chat, kept in memory only
+        self.banned: set[str] = set()  # token hashes the host removed from a seat
         self.saved_events = 0
         self.saved_deals = 0
         self.rules_dict = match.rules.to_dict()
@@ -486,7 +490,43 @@ class Room:
             conn.lang = msg.get("lang", conn.lang)
             conn.mark()
             return
+        conn.lang = msg.get("lang", conn.lang)
+        password = self.settings.get("password")
+        if password and self.seat_of_token(msg.get("token") or "") is None and not conn.local \
+                and hash_token(msg.get("password") or "") != password:
+            raise MessageError("bad_password")  # a player already seated here needs no password
         self.join(conn, msg.get("token"), msg.get("lang", "en"), msg.get("name", ""))
+        if self.chat:
+            conn.push({"type": "chat", "lines": list(self.chat)})
+
+    def _on_chat(self, conn: Conn, msg: Message) -> None:
+        text = " ".join("".join(ch for ch in msg.get("text") if ch.isprintable()).split())
+        if not text:
+            raise MessageError("chat_empty")
+        now = time.monotonic()
+        if now - conn.chat_at < CHAT_GAP:
+            raise MessageError("chat_fast")
+        conn.chat_at = now
+        seat = conn.seat
+        line = {"seat": seat, "name": (self.seats[seat].name if seat is not None else "") or conn.name, "text": text}
+        self.chat.append(line)
+        for c in self.conns:
+            c.push({"type": "chat", "lines": [line]})
+
+    def _on_kick(self, conn: Conn, msg: Message) -> None:
+        if not self.is_host(conn):
+            raise MessageError("not_host")
+        seat = msg.get("seat")
+        if seat >= self.players or self.seats[seat].token is None or self.seats[seat].token == conn.token_hash:
+            raise MessageError("not_a_player", seat=seat)
+        gone = self.seats[seat].token
+        self.banned.add(gone)
+        self.seats[seat] = Seat()
+        for c in self.conns:
+            if c.token_hash == gone:
+                c.seat = None
+                self.refuse(c, "kicked", reason_text("kicked", c.lang))
+        self.changed()
 
     def _on_ping(self, conn: Conn, msg: Message) -> None:
         conn.push({"type": "pong", "re": msg.id})
@@ -502,7 +542,7 @@ class Room:
             raise MessageError("bad_seat", seat=seat)
         h = conn.token_hash
         owner = self.seats[seat].token
-        if owner is not None and owner != h:
+        if (owner is not None and owner != h) or h in self.banned:
             raise MessageError("seat_taken", seat=seat)
         if conn.seat is not None and conn.seat != seat:
             if self.status != "lobby":
@@ -679,6 +719,9 @@ class Room:
             } for i, s in enumerate(self.seats)],
             "spectators": sum(1 for c in self.conns if c.seat is None),
             "settings": {k: self.settings.get(k) for k in ("speed", "timer", "difficulty")},
+            # the card counter (记牌器): on unless the host turned it off; never in competition rules
+            "counter": bool(self.settings.get("counter", True)) and self.match.rules.name != "competition",
+            "password": bool(self.settings.get("password")),
             "rules": self.match.rules.name,
         }
 

@@ -225,6 +225,8 @@ class RoomInfo(TypedDict):
     seats: list[SeatInfo]
     spectators: int
     settings: RoomSettings
+    counter: bool  # the card counter (记牌器) is allowed in this room
+    password: bool  # newcomers need the room's password
     rules: str
 
 
@@ -374,7 +376,18 @@ class ClosedMsg(TypedDict):
     reason: str
 
 
-ServerMessage = StateMsg | WelcomeMsg | RefusedMsg | CheckedMsg | HintMsg | PongMsg | SeatedMsg | ClosedMsg
+class ChatLine(TypedDict):
+    seat: int | None
+    name: str
+    text: str
+
+
+class ChatMsg(TypedDict):  # LAN chat: the recent lines on joining, then each new line
+    type: Literal["chat"]
+    lines: list[ChatLine]
+
+
+ServerMessage = StateMsg | WelcomeMsg | RefusedMsg | CheckedMsg | HintMsg | PongMsg | SeatedMsg | ClosedMsg | ChatMsg
 
 
 # ------------------------------------------------------------------ HTTP answers the client reads
@@ -477,6 +490,8 @@ class GameInfoResponse(TypedDict):
     seats: list[SeatInfo]
     spectators: int
     settings: RoomSettings
+    counter: bool
+    password: bool  # the page asks for the password before joining
     rules: dict[str, object]
     summary: PublicSummary
     rounds: int

@@ -115,6 +115,8 @@ export interface GameInfoResponse {
   seats: SeatInfo[];
   spectators: number;
   settings: RoomSettings;
+  counter: boolean;
+  password: boolean;
   rules: Record<string, unknown>;
   summary: PublicSummary;
   rounds: number;
@@ -148,6 +150,8 @@ export interface RoomInfo {
   seats: SeatInfo[];
   spectators: number;
   settings: RoomSettings;
+  counter: boolean;
+  password: boolean;
   rules: string;
 }
 
@@ -400,11 +404,16 @@ export interface SeatPlay {
   cards: string[];
 }
 
-export type ServerMessage = StateMsg | WelcomeMsg | RefusedMsg | CheckedMsg | HintMsg | PongMsg | SeatedMsg | ClosedMsg;
+export type ServerMessage = StateMsg | WelcomeMsg | RefusedMsg | CheckedMsg | HintMsg | PongMsg | SeatedMsg | ClosedMsg | ChatMsg;
 
 export type WireEvent = EvRoundStarted | EvDealt | EvDeclared | EvPassed | EvTrumpFixed | EvRedealt | EvKittyTaken | EvBuried | EvPlayed | EvRedealRequested | EvFriendCalled | EvFriendRevealed | EvTimeIsUp | EvTrickEnded | RoundResult | EvMatchEnded;
 
 export type ReqId = number | string;
+
+export interface ChatMsg {
+  type: "chat";
+  lines: ChatLine[];
+}
 
 export interface EvRoundStarted {
   e: "round_started";
@@ -493,4 +502,10 @@ export interface EvMatchEnded {
   e: "match_ended";
   winner: number;
   levels: number[];
+}
+
+export interface ChatLine {
+  seat: number | null;
+  name: string;
+  text: string;
 }
