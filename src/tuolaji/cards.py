@@ -47,6 +47,27 @@ def is_joker(card: int) -> bool:
     return card >= 52
 
 
+def is_level_card(card: int, level_rank: int) -> bool:
+    """A suited card of the level rank (jokers are never level cards)."""
+    return card < 52 and card % 13 + 2 == level_rank
+
+
+def is_red(suit: int) -> bool:
+    return suit in (1, 3)
+
+
+def suit_letter(suit: int | None) -> str | None:
+    """The wire spelling of a suit (``"S"``, ``"H"``, ``"C"``, ``"D"``); ``None`` (no-trump) stays ``None``."""
+    return None if suit is None else SUITS[suit]
+
+
+def parse_suit(letter: str) -> int:
+    t = letter.strip().upper() if isinstance(letter, str) else ""
+    if len(t) == 1 and t in SUITS:
+        return SUITS.index(t)
+    raise CardError(f"bad suit {letter!r}: use S, H, C or D")
+
+
 def points(card: int) -> int:
     if card >= 52:
         return 0
@@ -54,7 +75,11 @@ def points(card: int) -> int:
     return 5 if r == 5 else 10 if r in (10, 13) else 0
 
 
+# Per-kind tables for hot loops: a tuple index costs no more than the arithmetic it names.
 POINTS = tuple(points(c) for c in range(NUM_KINDS))
+SUIT_OF = tuple(suit_of(c) for c in range(NUM_KINDS))
+RANK_OF = tuple(rank_of(c) for c in range(NUM_KINDS))
+SPADE_ACE = make(0, 14)
 
 
 def parse_rank(token: str) -> int:
@@ -102,7 +127,7 @@ def card_str(card: int) -> str:
         return "LJ"
     if not 0 <= card < 52:
         raise CardError(f"no card has the number {card}")
-    return SUITS[card // 13] + RANK_TOKENS[card % 13]
+    return SUITS[suit_of(card)] + RANK_TOKENS[rank_of(card) - 2]
 
 
 def cards_str(cards: Iterable[int]) -> list[str]:
@@ -111,17 +136,11 @@ def cards_str(cards: Iterable[int]) -> list[str]:
 
 def pretty(card: int) -> str:
     """Human form for terminals: ``♠10``, ``♥A``, ``BJ``."""
-    if card >= 52:
+    if is_joker(card):
         return "BJ" if card == BJ else "LJ"
-    return SUIT_SYMBOLS[card // 13] + RANK_TOKENS[card % 13]
+    return SUIT_SYMBOLS[suit_of(card)] + RANK_TOKENS[rank_of(card) - 2]
 
 
 def new_deck(decks: int) -> list[int]:
     return [c for _ in range(decks) for c in range(NUM_KINDS)]
 
-
-def counts_of(cards: Iterable[int]) -> list[int]:
-    counts = [0] * NUM_KINDS
-    for c in cards:
-        counts[c] += 1
-    return counts

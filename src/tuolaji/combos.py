@@ -97,13 +97,6 @@ def decompose(cards: Iterable[int], ctx: TrumpContext) -> list[Combo]:
     return comps
 
 
-def is_single_combo(cards: Sequence[int], ctx: TrumpContext) -> bool:
-    eff = ctx.eff
-    if any(eff[c] != eff[cards[0]] for c in cards):
-        return False
-    return len(decompose(cards, ctx)) == 1
-
-
 def best_top(counts: dict[int, int], k: int, m: int, order: Sequence[int]) -> int:
     """Order of the highest ``(k, m)`` combination the cards hold, or -1 if none."""
     if k == 1:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .cards import BJ, LJ
+from .cards import BJ, LJ, is_joker, is_level_card, is_red, suit_of
 from .ruleset import DeclareStyle, RuleSet
 
 SUIT_RANK = (4, 3, 2, 1)  # ♠ > ♥ > ♣ > ♦ for suit-order overrides (seed 004)
@@ -34,8 +34,8 @@ def read_bid(seat: int, cards: Sequence[int], level_rank: int, rules: RuleSet) -
     """Interpret shown cards as a declaration; raise ValueError saying why they cannot declare."""
     if not cards:
         raise ValueError("show at least one card")
-    jokers = [c for c in cards if c >= 52]
-    plain = [c for c in cards if c < 52]
+    jokers = [c for c in cards if is_joker(c)]
+    plain = [c for c in cards if not is_joker(c)]
     if not plain:  # a joker pair (or more) declares no-trump
         if any(c != jokers[0] for c in jokers):
             raise ValueError("a no-trump declaration shows identical jokers")
@@ -48,14 +48,14 @@ def read_bid(seat: int, cards: Sequence[int], level_rank: int, rules: RuleSet) -
     if any(c != plain[0] for c in plain):
         raise ValueError("show one level card, or identical level cards")
     card, count = plain[0], len(plain)
-    if card % 13 + 2 != level_rank:
+    if not is_level_card(card, level_rank):
         raise ValueError("declare with a card of the level rank")
     if count > rules.decks:
         raise ValueError(f"at most {rules.decks} copies exist")
-    suit = card // 13
+    suit = suit_of(card)
     joker: int | None = None
     if rules.declare_style == DeclareStyle.JOKER_BACKED:
-        need = BJ if suit in (1, 3) else LJ  # big joker backs red suits, little joker black
+        need = BJ if is_red(suit) else LJ  # big joker backs red suits, little joker black
         if jokers != [need]:
             name = "big joker" if need == BJ else "little joker"
             raise ValueError(f"show the level card(s) with one {name} (joker-backed declaring)")
@@ -112,12 +112,12 @@ def options(seat: int, hand: Sequence[int], level_rank: int, current: Bid | None
         counts[c] = counts.get(c, 0) + 1
     candidates: list[tuple[int, ...]] = []
     for card, n in counts.items():
-        if card >= 52:
+        if is_joker(card):
             candidates.extend((card,) * k for k in range(2, n + 1))
-        elif card % 13 + 2 == level_rank:
+        elif is_level_card(card, level_rank):
             for k in range(1, n + 1):
                 if rules.declare_style == DeclareStyle.JOKER_BACKED:
-                    joker = BJ if card // 13 in (1, 3) else LJ
+                    joker = BJ if is_red(suit_of(card)) else LJ
                     if counts.get(joker):
                         candidates.append((card,) * k + (joker,))
                 else:

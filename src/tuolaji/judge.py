@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from .cards import CardError, cards_str, parse_cards
+from .cards import CardError, cards_str, parse_cards, parse_suit, suit_letter
 from .combos import decompose
 from .declaring import bid_reason, read_bid, shown_cards
 from .ruleset import PRESETS, FirstRoundDealer, RuleSet, RuleSetError, load_rules
@@ -83,10 +83,11 @@ def _context(req: dict[str, Any]) -> tuple[RuleSet, TrumpContext]:
     trump_raw = req.get("trump")
     if trump_raw is None or (isinstance(trump_raw, str) and trump_raw.upper() in ("NT", "NONE", "")):
         trump = None
-    elif isinstance(trump_raw, str) and trump_raw.upper() in ("S", "H", "C", "D"):
-        trump = "SHCD".index(trump_raw.upper())
     else:
-        raise JudgeError(f"'trump' must be S, H, C, D or null, not {trump_raw!r}")
+        try:
+            trump = parse_suit(trump_raw)
+        except CardError:
+            raise JudgeError(f"'trump' must be S, H, C, D or null, not {trump_raw!r}") from None
     ctx = TrumpContext(level, trump, decks, rules.notrump_level_tractor)
     return rules, ctx
 
@@ -176,7 +177,7 @@ def op_declare(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[s
             first_seat = bid.seat
     out: dict[str, Any] = {
         "valid": valid,
-        "trump": None if current is None or current.trump is None else "SHCD"[current.trump],
+        "trump": None if current is None else suit_letter(current.trump),
         "declarer": None if current is None else current.seat,
     }
     if first_round:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from .cards import BJ, LJ, NUM_KINDS
+from .cards import BJ, LJ, NUM_KINDS, SUIT_OF, suit_letter
 
 TRUMP = 4  # the effective suit of every trump card
 NO_TRUMP: None = None
@@ -37,18 +37,11 @@ class TrumpContext:
         return _context(level, trump, decks, notrump_level_tractor)
 
     def __repr__(self) -> str:
-        suit = "NT" if self.trump is None else "SHCD"[self.trump]
+        suit = suit_letter(self.trump) or "NT"
         return f"TrumpContext(level={self.level}, trump={suit}, decks={self.decks})"
 
     def is_trump(self, card: int) -> bool:
         return self.eff[card] == TRUMP
-
-    def beats(self, a: int, b: int) -> bool:
-        """Does single ``a`` played later beat single ``b`` (in the same trick)?"""
-        ea, eb = self.eff[a], self.eff[b]
-        if ea == eb:
-            return self.order[a] > self.order[b]
-        return ea == TRUMP
 
     def sort(self, cards: list[int]) -> list[int]:
         """Display order: plain suits grouped, trumps last, low to high inside each group."""
@@ -88,7 +81,7 @@ def _context(level: int, trump: int | None, decks: int, notrump_level_tractor: b
     ctx.level, ctx.trump, ctx.decks = level, trump, decks
     ctx.notrump_level_tractor = notrump_level_tractor
     ctx.eff, ctx.order = tuple(eff), tuple(order)
-    ctx.sort_key = tuple(eff[c] * 64 + order[c] * 4 + (c // 13 if c < 52 else 0)
+    ctx.sort_key = tuple(eff[c] * 64 + order[c] * 4 + (SUIT_OF[c] % 4)
                          for c in range(NUM_KINDS))
     # chain position across suits: equal orders of different effective suits never touch
     ctx.pos = tuple(eff[c] * 32 + order[c] for c in range(NUM_KINDS))

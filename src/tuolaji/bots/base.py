@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..cards import SPADE_ACE, make, rank_of
 from ..engine.events import RoundEnded
 from ..engine.observation import Observation
 
@@ -36,13 +37,13 @@ def default_friend_card(obs: Observation) -> int:
     best: tuple[int, int] | None = None
     for rank in (14, 13):
         for suit in range(4):
-            card = suit * 13 + rank - 2
+            card = make(suit, rank)
             if ctx.is_trump(card):
                 continue
             held = obs.hand.count(card)
             if held >= obs.decks:
                 continue
             score = (held, -rank)
-            if best is None or score > (obs.hand.count(best[1]), -(best[1] % 13 + 2)):
+            if best is None or score > (obs.hand.count(best[1]), -rank_of(best[1])):
                 best = (score[0], card)
-    return best[1] if best else 12  # the spade ace when every plain ace and king is held
+    return best[1] if best else SPADE_ACE  # when every plain ace and king is held

@@ -24,7 +24,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from ..cards import CardError, card_str, cards_str, parse_cards
+from ..cards import CardError, card_str, cards_str, parse_cards, suit_letter
 from ..engine.events import RoundEnded
 from ..engine.legal import lead_combos
 from ..engine.observation import Observation, PublicTrick
@@ -57,7 +57,7 @@ def observation_to_dict(obs: Observation) -> dict[str, Any]:
         "level": card_str(obs.level - 2)[1:],  # the level rank as text: "2".."10", "J".."A"
         "dealer": obs.dealer,
         "attackers": [s for s in range(obs.players) if obs.is_attacker(s)],
-        "trump": None if trump is None else "SHCD"[trump],
+        "trump": suit_letter(trump),
         "trump_fixed": obs.trump_fixed,
         "bid": None if obs.bid_seat is None else {"seat": obs.bid_seat, "cards": cards_str(obs.bid_cards)},
         "hand": cards_str(obs.ctx.sort(list(obs.hand))),

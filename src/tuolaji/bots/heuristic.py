@@ -12,7 +12,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
-from ..cards import POINTS
+from ..cards import POINTS, is_joker, is_level_card, suit_of
 from ..combos import best_top
 from ..engine.observation import Observation
 from ..trump import TRUMP, TrumpContext
@@ -106,7 +106,7 @@ def scored_plays(obs: Observation, mem: Memory) -> list[tuple[float, tuple[int, 
 
 def trump_length(hand: tuple[int, ...] | list[int], ctx_suit: int | None, level: int) -> int:
     """How many trumps ``hand`` would hold with ``ctx_suit`` as trump (None: no-trump)."""
-    return sum(1 for c in hand if c >= 52 or c % 13 + 2 == level or (ctx_suit is not None and c // 13 == ctx_suit))
+    return sum(1 for c in hand if is_joker(c) or is_level_card(c, level) or (ctx_suit is not None and suit_of(c) == ctx_suit))
 
 
 def heuristic_declaration(obs: Observation) -> tuple[int, ...] | None:
@@ -122,9 +122,9 @@ def heuristic_declaration(obs: Observation) -> tuple[int, ...] | None:
     n = max(1, len(hand))
     best: tuple[float, tuple[int, ...]] | None = None
     for cards in options:
-        suit = None if min(cards) >= 52 else min(cards) // 13
+        suit = None if is_joker(min(cards)) else suit_of(min(cards))
         length = trump_length(hand, suit, obs.level)
-        strong = sum(1 for c in hand if c >= 52 or c % 13 + 2 == obs.level)
+        strong = sum(1 for c in hand if is_joker(c) or is_level_card(c, obs.level))
         share = length / n
         if suit is None:
             share = (strong * 1.6) / n  # no-trump pays only with many jokers and level cards

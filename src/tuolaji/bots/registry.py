@@ -68,11 +68,6 @@ def make_bot(name: str, *, seed: int | None = None) -> Bot:
         raise ValueError(f"bad settings for bot {base!r}: {exc}") from None
 
 
-def bot_names() -> list[str]:
-    _load_builtin()
-    return sorted(BOTS)
-
-
 def _load_builtin() -> None:
     """Import the bot modules, which register themselves."""
     import importlib

@@ -15,10 +15,3 @@ def same_side(is_attacker: IsAttacker, a: int, b: int) -> bool:
     """Are seats ``a`` and ``b`` on the same side (both attackers or both the dealer's team)?"""
     return is_attacker(a) == is_attacker(b)
 
-
-def partners(is_attacker: IsAttacker, seat: int, players: int) -> list[int]:
-    return [s for s in range(players) if s != seat and same_side(is_attacker, s, seat)]
-
-
-def opponents(is_attacker: IsAttacker, seat: int, players: int) -> list[int]:
-    return [s for s in range(players) if not same_side(is_attacker, s, seat)]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
-from ..cards import POINTS
+from ..cards import POINTS, is_joker, suit_of
 from ..combos import Combo, decompose
 from ..declaring import Bid, bid_reason, is_override_bid, read_bid, shown_cards
 from ..errors import IllegalAction
@@ -507,10 +507,10 @@ def kitty_trump(kitty: Sequence[int], rule: NoDeclaration) -> int | None:
     """Trump chosen from the kitty when no one declared."""
     if rule == NoDeclaration.KITTY_THIRD:
         card = kitty[min(2, len(kitty) - 1)]
-        return None if card >= 52 else card // 13
+        return None if is_joker(card) else suit_of(card)
     for card in kitty:
-        if card < 52:
-            return card // 13
+        if not is_joker(card):
+            return suit_of(card)
     return None
 
 

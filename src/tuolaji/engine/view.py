@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..cards import cards_str
+from ..cards import cards_str, suit_letter
 from .round import Phase, Round
 
 if TYPE_CHECKING:
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 def _suit(trump: int | None) -> str | None:
-    return None if trump is None else "SHCD"[trump]
+    return suit_letter(trump)
 
 
 def round_view(rnd: Round, seat: int | None) -> dict[str, Any]:

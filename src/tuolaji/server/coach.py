@@ -12,7 +12,7 @@ from typing import Any
 
 from ..bots.base import Bot
 from ..bots.registry import make_bot
-from ..cards import BJ, LJ, RANK_TOKENS, SUIT_SYMBOLS, cards_str
+from ..cards import BJ, LJ, cards_str, pretty
 from ..combos import decompose
 from ..engine.legal import lead_combos
 from ..engine.round import Round
@@ -36,7 +36,7 @@ def show(cards: Sequence[int], lang: str = "en") -> str:
         elif c == LJ:
             out.append("小王" if zh(lang) else "LJ")
         else:
-            out.append(SUIT_SYMBOLS[c // 13] + RANK_TOKENS[c % 13])
+            out.append(pretty(c))
     return " ".join(out)
 
 

@@ -26,7 +26,7 @@ from typing import Any
 from ..bots.base import Bot
 from ..bots.driver import apply_or_fallback, decide, fallback
 from ..bots.registry import make_bot
-from ..cards import card_str, cards_str, parse_cards
+from ..cards import card_str, cards_str, parse_cards, suit_letter
 from ..engine.actions import Action, action_from_dict
 from ..engine.events import Redealt, RoundEnded
 from ..engine.match import Match
@@ -842,7 +842,7 @@ class Room:
             "round": len(match.rounds),
             "level": rnd.level,
             "dealer": rnd.dealer,
-            "trump": None if rnd.trump is None else "SHCD"[rnd.trump],
+            "trump": suit_letter(rnd.trump),
             "result": rnd.result.to_dict(),
             "sides": ["attacker" if rnd.is_attacker(s) else "dealer" for s in range(self.players)],
             "levels_before": before,
