@@ -6,9 +6,8 @@ or unanswerable request gets ``{"id": ..., "error": "..."}`` and the judge keeps
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from .cards import CardError, cards_str, parse_cards, parse_suit, suit_letter
 from .combos import decompose
@@ -17,6 +16,7 @@ from .ruleset import PRESETS, FirstRoundDealer, RuleSet, RuleSetError, load_rule
 from .scoring import kitty_multiplier, level_change, parse_level
 from .tricks import check_throw, follow_reason, lead_reason, trick_winner
 from .trump import TrumpContext
+from .validate import JSONInputError, loads, safe_dumps
 
 
 class JudgeError(ValueError):
@@ -204,8 +204,8 @@ def handle(req: Any) -> dict[str, Any]:
         if not isinstance(req, dict):
             raise JudgeError("a request is a JSON object")
         op = _need(req, "op")
-        if op not in OPS:
-            raise JudgeError(f"unknown op {op!r}; ops: {', '.join(OPS)}")
+        if not isinstance(op, str) or op not in OPS:
+            raise JudgeError(f"unknown op {safe_dumps(op)[:64]}; ops: {', '.join(OPS)}")
         rules, ctx = _context(req)
         answer = OPS[op](req, rules, ctx)
     except JudgeError as exc:
@@ -215,19 +215,36 @@ def handle(req: Any) -> dict[str, Any]:
     return {"id": rid, **answer}
 
 
-def handle_line(line: str) -> dict[str, Any]:
+def handle_line(line: str | bytes) -> dict[str, Any]:
+    """Answer one line of input, whatever it holds (bytes that are not UTF-8 included)."""
+    if isinstance(line, str):
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:  # undecodable input bytes, kept as surrogate escapes
+            return {"id": None, "error": "the line is not UTF-8 text"}
     try:
-        req = json.loads(line)
-    except json.JSONDecodeError as exc:
-        return {"id": None, "error": f"not valid JSON: {exc.msg} at column {exc.colno}"}
-    except (RecursionError, ValueError) as exc:  # e.g. nesting too deep to decode
-        return {"id": None, "error": f"not valid JSON: {exc}"}
+        req = loads(line, max_depth=MAX_REQUEST_DEPTH)
+    except JSONInputError as exc:
+        return {"id": None, "error": str(exc)}
     return handle(req)
 
 
-def serve(inp: TextIO, out: TextIO) -> None:
+MAX_REQUEST_DEPTH = 64
+
+
+def answer_text(answer: dict[str, Any]) -> str:
+    """One answer as one line that can always be written (a lone surrogate is escaped)."""
+    return safe_dumps(answer) + "\n"
+
+
+def serve(inp: TextIO | BinaryIO, out: TextIO) -> None:
+    """One answer per non-blank input line, in order; no input line stops the judge."""
     for line in inp:
         if not line.strip():
             continue
-        out.write(json.dumps(handle_line(line), ensure_ascii=False) + "\n")
+        try:
+            answer = handle_line(line)
+        except Exception as exc:  # defensive: every line is answered exactly once
+            answer = {"id": None, "error": f"cannot answer: {type(exc).__name__}"}
+        out.write(answer_text(answer))
         out.flush()

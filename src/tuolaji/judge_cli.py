@@ -13,5 +13,9 @@ def main(argv: list[str] | None = None) -> int:
         prog="tuolaji judge",
         description="Read one JSON request per line on stdin, write one JSON response per line.",
     ).parse_args(argv)
+    # bytes that are not UTF-8 reach the judge as surrogate escapes and get an error answer;
+    # they must not end the judge's input loop
+    if hasattr(sys.stdin, "reconfigure"):
+        sys.stdin.reconfigure(errors="surrogateescape")
     serve(sys.stdin, sys.stdout)
     return 0
