@@ -35,9 +35,12 @@ from .engine.events import (
 from .engine.match import Match
 from .errors import IllegalAction
 from .ruleset import RuleSet, RuleSetError
+from .validate import JSONInputError, unencodable_path
+from .validate import loads as loads_json
 
 FORMAT = "tuolaji-record"
 VERSION = 1
+MAX_DEPTH = 16  # a record is 4 levels deep (events → event → cards → card)
 
 
 class RecordError(ValueError):
@@ -83,13 +86,16 @@ def action_of_event(event: Event) -> Action | None:
 
 def from_record(data: Any) -> Match:
     """Rebuild a match from a record (a dict, or JSON text)."""
-    if isinstance(data, (str, bytes)):
+    if isinstance(data, (str, bytes, bytearray)):
         try:
-            data = json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"record is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+            data = loads_json(data, max_depth=MAX_DEPTH)
+        except JSONInputError as exc:
+            raise RecordError(f"record is {exc}") from None
     if not isinstance(data, dict):
         raise RecordError("record must be a JSON object")
+    bad = unencodable_path(data, max_depth=MAX_DEPTH)
+    if bad is not None:
+        raise RecordError(f"record is nested too deep or holds text that is not valid Unicode at {bad[:80]}")
     if data.get("format") != FORMAT:
         raise RecordError(f"'format' must be {FORMAT!r}, not {data.get('format')!r}")
     if data.get("version") != VERSION:

@@ -97,7 +97,7 @@ def depth(obj: Any) -> int:
     return deepest
 
 
-def loads(raw: str | bytes, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
+def loads(raw: str | bytes | bytearray, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
     """Decode JSON from outside: :class:`JSONInputError` for bad UTF-8, bad JSON or deep nesting."""
     if isinstance(raw, (bytes, bytearray)):
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -54,7 +55,9 @@ class Match:
                  deals: Sequence[Sequence[int]] | None = None) -> None:
         self.rules = load_rules(rules)
         self.rules.check_supported()
-        self.seed = seed if seed is not None or deals is not None else random.randrange(2**63)
+        # a fresh seed comes from the operating system, never from the process-wide Mersenne
+        # Twister, whose outputs (seeds of finished games) would predict the games after them
+        self.seed = seed if seed is not None or deals is not None else secrets.randbits(63)
         self._rng = random.Random(self.seed)
         self._given_deals = [tuple(d) for d in deals] if deals is not None else None
         self.deals: list[tuple[int, ...]] = []

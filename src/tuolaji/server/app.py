@@ -31,6 +31,7 @@ import gc
 import json
 import logging
 import random
+import secrets
 import socket
 import time
 from collections.abc import AsyncIterator
@@ -51,6 +52,8 @@ from ..cards import cards_str, new_deck
 from ..engine.match import Match
 from ..record import RecordError, from_record, to_record
 from ..ruleset import PRESETS, RuleSet, RuleSetError, load_rules
+from ..validate import JSONInputError, TextError, check_text, loads, unencodable_path
+from .limits import AddressBook, Limits, TokenBucket, TooBig, TooSlow, read_body
 from .local import is_local_player, is_loopback
 from .protocol import DIFFICULTIES, LANGS, SPEEDS, MessageError, Why, reason_text, validate_settings
 from .room import Conn, Room, Seat, hash_token, new_token, replay_frames
@@ -73,8 +76,12 @@ def static_dir() -> Path:
 class Tables:
     """The rooms in memory, backed by the store; saves dirty rooms every ``save_interval``."""
 
-    def __init__(self, store: Store, *, allow_seed: bool = False, save_interval: float = 1.0) -> None:
+    def __init__(self, store: Store, *, allow_seed: bool = False, save_interval: float = 1.0,
+                 limits: Limits | None = None) -> None:
         self.store = store
+        self.limits = limits or Limits()
+        self.failing: set[str] = set()  # rooms whose last save failed (their players were told)
+        self.saves = 0  # save batches written (for /api/stats and the durability checks)
         self.allow_seed = allow_seed
         self.save_interval = save_interval
         self.rooms: dict[str, Room] = {}
@@ -150,7 +157,8 @@ class Tables:
         now = time.monotonic()
         for code, room in list(self.rooms.items()):
             if not room.conns and now - room.idle_since > IDLE_EVICT_S:
-                self.flush(room)
+                if self.flush(room):
+                    continue  # not saved: keep it in memory and try again later
                 await room.stop()
                 del self.rooms[code]
 
@@ -188,37 +196,83 @@ class Tables:
         if batch:
             assert self.loop is not None
             try:
-                await self.loop.run_in_executor(self.writer, self.store.write, rows)
-            except Exception:
-                for g in batch:  # write them again, whole, next time
-                    room = self.rooms.get(g["code"])
-                    if room is not None:
-                        room.saved_events = min(room.saved_events, g["events"][0][0] if g["events"] else room.saved_events)
-                        room.saved_deals = 0
-                        room.dirty = True
-                raise
+                failed = await self.loop.run_in_executor(self.writer, self.store.write, rows)
+            except Exception as exc:
+                failed = {g["code"]: f"{type(exc).__name__}: {exc}" for g in batch}
+            self._written(batch, failed)
         self.save_seconds += time.perf_counter() - t0
+
+    def _written(self, batch: list[dict[str, Any]], failed: dict[str, str]) -> None:
+        """After a write: rooms that were not saved are written again, whole, next time, and
+        their players are told (once) that their game is not being saved; and told again
+        when saving works again."""
+        self.saves += 1
+        for g in batch:
+            code = g["code"]
+            room = self.rooms.get(code)
+            if code in failed:
+                if room is not None:
+                    room.saved_events = min(room.saved_events, g["events"][0][0] if g["events"] else room.saved_events)
+                    room.saved_deals = 0
+                    room.dirty = True
+                if code not in self.failing:
+                    self.failing.add(code)
+                    log.error("game %s cannot be saved to %s: %s", code, self.store.path, failed[code])
+                    if room is not None:
+                        self._tell(room, "save_failed")
+            elif code in self.failing:
+                self.failing.discard(code)
+                log.warning("game %s is saved again", code)
+                if room is not None:
+                    self._tell(room, "saved_again")
+
+    @staticmethod
+    def _tell(room: Room, code: str) -> None:
+        for c in room.conns:
+            c.push({"type": "notice", "code": code, "reason": reason_text(code, c.lang)})
+
+    def save_now(self, room: Room) -> bool:
+        """Write this room's changes before anyone is told about them (on the event loop: one
+        small transaction). True when saved."""
+        batch = self._collect([room])
+        failed = self.store.write([self.store.row(g) for g in batch])
+        self._written(batch, failed)
+        return not failed
+
+    def _changed(self, room: Room) -> None:
+        """Every change of a room: a round that ended (a new deal) is written at once, so a
+        crash right after a round summary cannot undo the round."""
+        if len(room.match.deals) != room.saved_deals and room.saved_deals:
+            self.save_now(room)
 
     def flush_all(self) -> None:
         """Save every changed room now, on this thread (shutdown, tests)."""
         batch = self._collect([r for r in self.rooms.values() if r.dirty])
         if batch:
-            self.store.save_many(batch)
+            self._written(batch, self.store.save_many(batch))
 
-    def flush(self, room: Room) -> None:
-        self.store.save_many(self._collect([room]))
+    def flush(self, room: Room) -> dict[str, str]:
+        """Save one room now; ``{code: why}`` when it could not be saved."""
+        batch = self._collect([room])
+        failed = self.store.save_many(batch)
+        self._written(batch, failed)
+        return failed
 
     # ------------------------------------------------------------------ rooms
     def new_code(self) -> str:
-        taken = self.store.codes() | set(self.rooms)
-        while True:
+        while True:  # one indexed look-up per try, not a read of every code
             code = "".join(self.rng.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in taken:
+            if code not in self.rooms and code not in self.loading and not self.store.exists(code):
                 return code
 
-    def add(self, room: Room) -> Room:
+    def add(self, room: Room) -> Room | None:
+        """Keep a new room and save it; None (and the room forgotten) when it cannot be saved."""
         self.rooms[room.code] = room
-        self.flush(room)
+        room.on_change = self._changed
+        if self.flush(room):
+            del self.rooms[room.code]
+            self.failing.discard(room.code)
+            return None
         return room
 
     async def get(self, code: str) -> Room | None:
@@ -262,6 +316,7 @@ class Tables:
         room.dirty = len(match.events) != room.saved_events
         for s in seats:
             s.left_at = 0.0
+        room.on_change = self._changed
         self.rooms[code] = room
         return room
 
@@ -276,16 +331,42 @@ def _refuse(request: Request, code: str, status: int = 400, **fields: object) ->
     return _json_error(reason_text(code, _lang(request), **fields), status, code)
 
 
-async def _body(request: Request, limit: int = 2_000_000) -> Any:
-    raw = await request.body()
-    if len(raw) > limit:
-        raise MessageError("too_big")
+async def _body(request: Request, limits: Limits) -> Any:
+    """A JSON request body: read in chunks up to the limit, decoded with a nesting limit, and
+    refused (MessageError) when any text in it is not valid Unicode."""
+    try:
+        raw = await read_body(request, limit=limits.max_body_bytes, timeout=limits.body_timeout_s)
+    except TooBig:
+        raise MessageError("too_big") from None
+    except TooSlow:
+        raise MessageError("too_slow") from None
     if not raw:
         return {}
     try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise MessageError("bad_json") from None
+        data = loads(raw)
+    except JSONInputError as exc:
+        raise MessageError(exc.code, why=str(exc)) from None
+    bad = unencodable_path(data)
+    if bad is not None:
+        raise MessageError("bad_text", where=bad[:64])
+    return data
+
+
+_STATUS = {"too_big": 413, "too_slow": 408, "too_many_rooms": 429}
+
+
+def _refusal(exc: MessageError, lang: str = "en") -> JSONResponse:
+    return _json_error(exc.message(lang), _STATUS.get(exc.code, 400), exc.code)
+
+
+def _address(request: Request | WebSocket) -> str:
+    return request.client.host if request.client else "?"
+
+
+def _token(request: Request) -> str:
+    """The reconnect token header, when it is an acceptable text (else none was given)."""
+    token = request.headers.get("x-tuolaji-token") or ""
+    return token if 0 < len(token) <= 64 and token.isprintable() else ""
 
 
 def _lang(request: HTTPConnection) -> str:
@@ -379,18 +460,54 @@ def export_record(match: Match) -> dict[str, Any]:
     return data
 
 
+def record_to_continue(raw: bytes | str, *, max_rounds: int) -> dict[str, Any]:
+    """An imported record made safe to play on: a finished match as it is; otherwise only its
+    finished rounds, with a fresh secret seed, so every later deal is drawn by this server.
+
+    The importer chose the record's seed and deals; keeping them would let whoever crafted the
+    file know every hand of the rounds the table then plays.
+    """
+    from ..record import MAX_DEPTH
+
+    try:
+        data = loads(raw, max_depth=MAX_DEPTH)
+    except JSONInputError as exc:
+        raise RecordError(f"record is {exc}") from None
+    if not isinstance(data, dict):
+        raise RecordError("record must be a JSON object")
+    deals, events = data.get("deals"), data.get("events")
+    if not isinstance(deals, list) or not isinstance(events, list):
+        return data  # from_record says what is wrong
+    if len(deals) > max_rounds:
+        raise RecordError(f"the record has {len(deals)} rounds; this table takes at most {max_rounds}")
+    kinds = [e.get("e") if isinstance(e, dict) else None for e in events]
+    if "match_ended" in kinds:
+        return data
+    ends = [i for i, k in enumerate(kinds) if k in ("round_ended", "redealt")]
+    cut = ends[-1] + 1 if ends else 0
+    if not deals or not isinstance(deals[0], list):
+        return data
+    fresh = list(deals[0])  # every deal holds the same cards: the next round's, shuffled here
+    random.SystemRandom().shuffle(fresh)
+    return dict(data, seed=secrets.randbits(63), deals=[*deals[:len(ends)], fresh], events=events[:cut])
+
+
 # ------------------------------------------------------------------ the app
 def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, save_interval: float = 1.0,
-               mode: str = "serve", listen_host: str = "0.0.0.0") -> Starlette:
+               mode: str = "serve", listen_host: str = "0.0.0.0", limits: Limits | None = None) -> Starlette:
     """The ASGI app. ``db_path`` None: the default file under the user's data directory.
 
     ``mode`` "play" is this computer's table (its player owns every human seat, server/local.py);
     ``listen_host`` is the address the server listens on, for telling whether friends can reach it.
+    The database file is checked and locked here: :class:`~.store.StoreError` (a damaged or
+    empty file) and :class:`~.store.StoreLocked` (another server uses it) name the file.
     """
     from .store import default_db_path
 
-    store = Store(db_path if db_path is not None else default_db_path())
-    tables = Tables(store, allow_seed=allow_seed, save_interval=save_interval)
+    limits = limits or Limits()
+    addresses = AddressBook(limits)
+    store = Store(db_path if db_path is not None else default_db_path(), exclusive=True, check=True)
+    tables = Tables(store, allow_seed=allow_seed, save_interval=save_interval, limits=limits)
     static = static_dir()
     index = static / "index.html"
 
@@ -420,7 +537,7 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
 
     async def rules_check(request: Request) -> Response:
         try:
-            body = await _body(request)
+            body = await _body(request, limits)
             parse_rules(body.get("rules") if isinstance(body, dict) else None)
         except RuleSetError as exc:
             return JSONResponse({"ok": False, "error": rules_error_text(exc, _lang(request))})
@@ -429,7 +546,7 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
         return JSONResponse({"ok": True})
 
     async def list_games(request: Request) -> Response:
-        token = request.headers.get("x-tuolaji-token", "")
+        token = _token(request)
         h = hash_token(token) if token else None
         local = local_player(request)
         games = store.list_games()
@@ -450,7 +567,7 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
 
     async def create_game(request: Request) -> Response:
         try:
-            body = await _body(request)
+            body = await _body(request, limits)
             if not isinstance(body, dict):
                 return _refuse(request, "not_object")
             rs = parse_rules(body.get("rules"))
@@ -468,14 +585,19 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
             if seat is not None and (type(seat) is not int or not 0 <= seat < rs.players):
                 return _refuse(request, "bad_seat", seat=seat)
             name = body.get("name") or ""
-            if not isinstance(name, str) or len(name) > 24:
+            try:
+                check_text(name, field="name", max_len=24)
+                check_text(rs.name, field="rules.name", max_len=64)
+            except TextError:
                 return _refuse(request, "bad_name")
             match = Match(rules=rs, seed=seed)
         except RuleSetError as exc:
             return _json_error(rules_error_text(exc, _lang(request)), code="bad_rules")
         except MessageError as exc:
-            return _json_error(exc.message(_lang(request)), code=exc.code)
-        token = request.headers.get("x-tuolaji-token") or ""
+            return _refusal(exc, _lang(request))
+        if not addresses.may_create_room(_address(request)):
+            return _refuse(request, "too_many_rooms", 429)
+        token = _token(request)
         made = None
         if not token or len(token) > 64:
             token = made = new_token()
@@ -487,7 +609,8 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
         room = Room(tables.new_code(), match, settings=settings, seats=seats, host=h,
                     status="playing" if start else "lobby",
                     bot_seed=seed if seed is not None else None)
-        tables.add(room)
+        if tables.add(room) is None:
+            return _json_error(reason_text("save_failed", _lang(request)), 503, "save_failed")
         return JSONResponse({"code": room.code, "token": made, "seat": seat, "url": f"/r/{room.code}"})
 
     async def game_info(request: Request) -> Response:
@@ -502,7 +625,7 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
         room = await tables.get(code)
         if room is None:
             return _refuse(request, "no_game", 404)
-        token = request.headers.get("x-tuolaji-token", "")
+        token = _token(request)
         owners = [s.token for s in room.seats if s.token]
         if owners and (not token or hash_token(token) not in owners) and not local_player(request):
             return _refuse(request, "not_yours", 403)
@@ -542,19 +665,25 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
         return JSONResponse(data)
 
     async def import_record(request: Request) -> Response:
-        raw = await request.body()
-        if len(raw) > 20_000_000:
-            return _refuse(request, "file_too_big", 413)
         try:
-            match = from_record(raw.decode("utf-8", errors="replace"))
+            raw = await read_body(request, limit=limits.max_import_bytes, timeout=limits.body_timeout_s)
+        except TooBig:
+            return _refuse(request, "file_too_big", 413)
+        except TooSlow:
+            return _refuse(request, "too_slow", 408)
+        if not addresses.may_create_room(_address(request)):
+            return _refuse(request, "too_many_rooms", 429)
+        try:
+            match = from_record(record_to_continue(raw, max_rounds=limits.max_import_rounds))
         except RuleSetError as exc:
             return _refuse(request, "bad_record", why=rules_error_text(exc, _lang(request)))
         except (RecordError, ValueError) as exc:
             return _refuse(request, "bad_record", why=exc)
-        token = request.headers.get("x-tuolaji-token") or ""
+        token = _token(request)
         room = Room(tables.new_code(), match, host=hash_token(token) if token else None,
                     status="finished" if match.over else "lobby")
-        tables.add(room)
+        if tables.add(room) is None:
+            return _json_error(reason_text("save_failed", _lang(request)), 503, "save_failed")
         return JSONResponse({"code": room.code, "over": match.over, "rounds": len(match.rounds)})
 
     async def stats(request: Request) -> Response:
@@ -566,7 +695,8 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
             "actions": sum(r.actions_applied for r in rooms), "uptime": time.time() - tables.started,
             "loop_lag_ms": {"p50": 1000 * lags[len(lags) // 2], "p99": 1000 * lags[int(len(lags) * 0.99)],
                             "max": 1000 * lags[-1]} if lags else None,
-            "save_seconds": tables.save_seconds,
+            "save_seconds": tables.save_seconds, "saves": tables.saves, "save_failing": len(tables.failing),
+            "refused_connections": addresses.refused_connections,
         })
 
     async def ws_endpoint(websocket: WebSocket) -> None:
@@ -579,12 +709,24 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
                                                   "reason": reason_text("no_room", lang, room=code[:8])}))
             await websocket.close(code=4404)
             return
+        if len(room.conns) >= limits.connections_per_room:
+            await websocket.send_text(json.dumps({"type": "refused", "code": "room_full",
+                                                  "reason": reason_text("room_full", lang)}))
+            await websocket.close(code=4429)
+            return
         conn = Conn(send=websocket.send_text, lang=lang, local=local_player(websocket))
         writer = asyncio.get_running_loop().create_task(_writer(conn, room, websocket))
         room.start()
+        budget = TokenBucket(limits.messages_per_second, limits.message_burst)
+        over = 0  # messages refused in a row for going over the budget
         try:
             while True:
-                message = await websocket.receive()
+                try:
+                    message = await asyncio.wait_for(
+                        websocket.receive(), limits.idle_timeout_s if conn.greeted else limits.hello_timeout_s)
+                except TimeoutError:  # silent (or never said hello): free the connection
+                    await websocket.close(code=4408)
+                    break
                 if message["type"] == "websocket.disconnect":
                     break
                 data = message.get("text")
@@ -592,7 +734,20 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
                     data = message.get("bytes")
                 if data is None:
                     continue
+                if not budget.take():
+                    over += 1
+                    if over > limits.message_burst:  # it keeps flooding: hang up
+                        await websocket.close(code=4429)
+                        break
+                    if over == 1:
+                        room.refuse(conn, "slow_down", reason_text("slow_down", conn.lang))
+                    continue
+                over = 0
                 await room.handle(conn, data)
+                if room.dirty:
+                    # written before the writer task sends the acknowledgement (it runs only when
+                    # this handler yields): an answered action survives a crash
+                    tables.save_now(room)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -629,6 +784,8 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.tables = tables
+    app.state.limits = limits
+    app.state.addresses = addresses
     return app
 
 

@@ -95,6 +95,14 @@ def main(argv: list[str] | None = None, *, command: str = "play") -> int:
         if not args.no_browser:
             webbrowser.open(url)
         return 0
+    from .limits import uvicorn_options
+    from .store import StoreError
+
+    try:  # the database first: a damaged file, or another server on it, stops before the port is taken
+        app = create_app(args.db, allow_seed=args.allow_seed, mode=command, listen_host=args.host)
+    except StoreError as exc:
+        print(f"tuolaji {command}: {exc}", file=sys.stderr)
+        return 2
     try:
         sock = listen(args.host, port) if args.port is not None else _listen_somewhere(args.host, port)
     except PortTaken as exc:
@@ -104,7 +112,6 @@ def main(argv: list[str] | None = None, *, command: str = "play") -> int:
     port = int(sock.getsockname()[1])
     if port != DEFAULT_PORT and args.port is None:
         print(f"tuolaji: port {DEFAULT_PORT} is taken by another program; using {port}", flush=True)
-    app = create_app(args.db, allow_seed=args.allow_seed, mode=command, listen_host=args.host)
     local = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '') else args.host}:{port}/"
     print(f"tuolaji: the table is at {local}", flush=True)
     if args.host in ("0.0.0.0", ""):
@@ -114,8 +121,7 @@ def main(argv: list[str] | None = None, *, command: str = "play") -> int:
         print("         this computer only; to play with friends on the network, run: tuolaji serve", flush=True)
     print("         press Ctrl+C to stop (games are saved as they go)", flush=True)
     config = uvicorn.Config(app, host=args.host, port=port, log_level=args.log_level, access_log=False,
-                            ws_max_size=65536,
-                            ws_per_message_deflate=False)
+                            **uvicorn_options(app.state.limits, app.state.addresses))
     server = uvicorn.Server(config)
     if command == "play" and not args.no_browser:
         def _open() -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..cards import CardError, parse_card
 from ..errors import REASONS as ENGINE_REASONS
+from ..validate import JSONInputError, loads, text_problem
 
 MAX_MESSAGE_BYTES = 16_384
 LANGS = ("en", "zh")
@@ -59,6 +60,15 @@ SERVER_REASONS: dict[str, tuple[str, str]] = {
     "bad_record": ("not a game record this program can load: {why}", "不是本程序能读取的牌谱文件：{why}"),
     "no_round": ("round {round} has not finished (finished rounds: {done})", "第 {round} 局还没打完（已打完 {done} 局）"),
     "bad_replay": ("the replay needs a round number and a seat", "回放需要局数和座位"),
+    "too_deep": ("that message is nested too deeply", "消息嵌套层数太多"),
+    "bad_text": ("a text in that message is not valid Unicode ({where})", "消息中有无效的 Unicode 文字（{where}）"),
+    "too_slow": ("the request did not arrive in time", "请求发送超时"),
+    "too_many_rooms": ("too many new games from your address: wait a while", "你的地址新建的牌局太多，请稍后再试"),
+    "room_full": ("this room is full", "房间已满"),
+    "slow_down": ("too many messages: slow down", "消息太频繁，请放慢速度"),
+    "save_failed": ("this game cannot be saved now (the server's disk?): progress since may be lost if the "
+                    "server stops", "现在无法保存本局（服务器磁盘问题？）：如果服务器停止，之后的进度可能丢失"),
+    "saved_again": ("this game is saved again", "本局已恢复保存"),
 }
 
 
@@ -100,15 +110,15 @@ Check = Callable[[Any], Any]
 
 def _str(max_len: int) -> Check:
     def check(v: Any) -> Any:
-        if not isinstance(v, str) or len(v) > max_len:
-            raise Why(f"a text of at most {max_len} characters", f"不超过 {max_len} 个字的文字")
+        if not isinstance(v, str) or text_problem(v, max_len=max_len) is not None:
+            raise Why(f"a plain text of at most {max_len} characters", f"不超过 {max_len} 个字的纯文字")
         return v
     return check
 
 
 def _name(v: Any) -> Any:
-    if not isinstance(v, str) or len(v) > 24:
-        raise Why("a name of at most 24 characters", "不超过 24 个字的名字")
+    if not isinstance(v, str) or text_problem(v, max_len=24) is not None:
+        raise Why("a name of at most 24 characters of plain text", "不超过 24 个字的纯文字名字")
     v = " ".join(v.split())
     return v
 
@@ -210,7 +220,7 @@ class Message:
 
 
 def _id(v: Any) -> int | str:
-    if (type(v) is int and -2**53 < v < 2**53) or (isinstance(v, str) and len(v) <= 32):
+    if (type(v) is int and -2**53 < v < 2**53) or (isinstance(v, str) and text_problem(v, max_len=32) is None):
         return v
     raise MessageError("bad_message", why=Why("'id' must be a number or a short text", "“id”必须是数字或短文字"))
 
@@ -220,9 +230,9 @@ def parse_message(text: str | bytes) -> Message:
     if len(text) > MAX_MESSAGE_BYTES:
         raise MessageError("too_big")
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise MessageError("bad_json") from None
+        data = loads(text)
+    except JSONInputError as exc:
+        raise MessageError(exc.code) from None
     if not isinstance(data, dict):
         raise MessageError("bad_message", why=Why("a message is a JSON object with a 'type'", "消息必须是带“type”的 JSON 对象"))
     kind = data.get("type")
@@ -230,7 +240,7 @@ def parse_message(text: str | bytes) -> Message:
         raise MessageError("bad_message", why=Why("'type' must be a text", "“type”必须是文字"))
     schema = SCHEMAS.get(kind)
     if schema is None:
-        raise MessageError("unknown_type", kind=kind[:32])
+        raise MessageError("unknown_type", kind=kind[:32].encode("utf-8", "replace").decode())
     msg_id = _id(data["id"]) if "id" in data and data["id"] is not None else None
     fields: dict[str, Any] = {}
     for name, value in data.items():
@@ -238,7 +248,8 @@ def parse_message(text: str | bytes) -> Message:
             continue
         f = schema.get(name)
         if f is None:
-            raise MessageError("bad_message", why=Why(f"{kind!r} has no field {name[:32]!r}", f"“{kind}”没有“{name[:32]}”这一项"))
+            raise MessageError("bad_message", why=Why(f"{kind!r} has no field {ascii(name[:32])}",
+                                                      f"“{kind}”没有“{ascii(name[:32])}”这一项"))
         try:
             fields[name] = f.check(value)
         except Why as exc:

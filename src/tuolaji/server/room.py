@@ -664,6 +664,8 @@ class Room:
             raise MessageError("busy")
         seat = conn.seat
         rnd = self.match.round
+        if self.decider() != seat and rnd.phase != Phase.DEAL:
+            raise MessageError("no_hint")  # not this seat's decision: a bot asked off-turn would fail
         if self.hint_bot is None:
             self.hint_bot = coach.strongest_bot(self.rng.randrange(2**32))
         obs = observe(rnd, seat, with_events=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 import threading
 import time
 from collections.abc import Iterable
@@ -41,6 +42,53 @@ CREATE TABLE IF NOT EXISTS events (
 """
 
 
+SCHEMA_VERSION = 1  # PRAGMA user_version of a database this program writes
+
+
+def _migrate_0_to_1(db: sqlite3.Connection) -> None:
+    """Files written before the schema had a version hold the version-1 tables already."""
+
+
+# MIGRATIONS[v] turns a version-v database into version v + 1 (run in one transaction each)
+MIGRATIONS = {0: _migrate_0_to_1}
+
+
+class StoreError(RuntimeError):
+    """The database file cannot be used; the message names the file and says what to do."""
+
+
+class StoreLocked(StoreError):
+    """Another server holds this database file."""
+
+
+class FileLock:
+    """An exclusive lock on ``path`` held for this object's life: one server per database file.
+
+    The lock is the operating system's (``flock``), so it goes away with the process however
+    that ends, kill -9 included; no stale lock file needs cleaning up.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.fh = open(path, "a+b")  # noqa: SIM115 - held open for the life of the lock
+        try:
+            if sys.platform == "win32":  # pragma: no cover
+                import msvcrt
+
+                msvcrt.locking(self.fh.fileno(), msvcrt.LK_NBLCK, 1)
+            else:
+                import fcntl
+
+                fcntl.flock(self.fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self.fh.close()
+            raise StoreLocked(path) from None
+
+    def release(self) -> None:
+        if not self.fh.closed:
+            self.fh.close()  # closing the file releases the lock
+
+
 def default_db_path() -> Path:
     import os
 
@@ -52,63 +100,151 @@ class Store:
     """One SQLite file. Writes come from the server's saver thread, reads from the event loop;
     a lock keeps them apart on the one connection."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, exclusive: bool = False, check: bool = False) -> None:
+        """Open (or create) the database. ``exclusive``: hold the file's lock (a server does;
+        a second server on the same file gets :class:`StoreLocked`). ``check``: verify the file
+        first (:class:`StoreError` naming the file for a damaged, empty or newer one)."""
         self.path = str(path)
-        if self.path != ":memory:":
+        self.file_lock: FileLock | None = None
+        memory = self.path == ":memory:"
+        if not memory:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self.lock = threading.Lock()
-        self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(SCHEMA)
+        if exclusive and not memory:
+            try:
+                self.file_lock = FileLock(self.path + ".lock")
+            except StoreLocked:
+                raise StoreLocked(
+                    f"another tuolaji server is using the database {self.path}; stop it first, or give this "
+                    "server its own file with --db PATH") from None
+        try:
+            if check and not memory:
+                self._check_file()
+            self.lock = threading.Lock()
+            self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            try:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=NORMAL")
+                if check and not memory:
+                    self._check_contents()
+                self._prepare_schema()
+            except sqlite3.DatabaseError as exc:
+                self.db.close()
+                raise StoreError(self._damaged(f"cannot be read ({exc})")) from None
+        except BaseException:
+            if self.file_lock is not None:
+                self.file_lock.release()
+            raise
 
-    def close(self) -> None:
-        with self.lock:
-            self.db.close()
+    def _damaged(self, what: str) -> str:
+        return (f"the database {self.path} {what}. tuolaji never replaces it: move it aside (for example "
+                f"mv '{self.path}' '{self.path}.damaged') to start with an empty one, restore a backup, "
+                "or pass --db PATH to use another file")
 
-    # ------------------------------------------------------------------ writing
-    def save(self, code: str, **game: Any) -> None:
-        self.save_many([dict(game, code=code)])
+    def _check_file(self) -> None:
+        p = Path(self.path)
+        if p.exists() and p.stat().st_size == 0 and not Path(self.path + "-wal").exists():
+            raise StoreError(self._damaged("is empty (0 bytes), not a tuolaji database"))
+        if p.exists() and p.stat().st_size >= 16:
+            with p.open("rb") as fh:
+                if fh.read(16) != b"SQLite format 3\x00":
+                    raise StoreError(self._damaged("is not an SQLite database"))
 
-    def save_many(self, games: Iterable[dict[str, Any]]) -> None:
-        """Upsert game rows and append their new events, all in one transaction.
+    def _check_contents(self) -> None:
+        rows = [r for (r,) in self.db.execute("PRAGMA quick_check")]
+        if rows != ["ok"]:
+            raise StoreError(self._damaged("is damaged (" + "; ".join(str(r) for r in rows[:3]) + ")"))
 
-        Each game: ``code, status, rules, seed, deals (None: unchanged), room, summary,
-        events [(index, event dict)], n_events, created``.
-        """
-        self.write([self.row(g) for g in games])
-
-    def write(self, rows: list[tuple[dict[str, Any], tuple[str, str | None, str, str, list[tuple[int, str]]]]]) -> None:
-        """Write rows made by :meth:`row` (no JSON work here: this may run on a saver thread)."""
-        now = time.time()
-        with self.lock:
-            db = self.db
+    def _prepare_schema(self) -> None:
+        """Create the tables in a new file, or bring an older file up to :data:`SCHEMA_VERSION`."""
+        db = self.db
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"the database {self.path} was written by a newer tuolaji (schema {version}; "
+                             f"this one reads up to {SCHEMA_VERSION}): upgrade tuolaji, or pass --db PATH")
+        if not tables:  # a new file
+            db.executescript(SCHEMA)
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            return
+        while version < SCHEMA_VERSION:
             db.execute("BEGIN")
             try:
-                for g, (rules, deals, room, summary, events) in rows:
-                    code = g["code"]
-                    exists = db.execute("SELECT 1 FROM games WHERE code = ?", (code,)).fetchone()
-                    if exists is None:
-                        db.execute(
-                            "INSERT INTO games (code, created, updated, status, rules, seed, deals, room, summary, n_events)"
-                            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                            (code, g.get("created") or now, now, g["status"], rules,
-                             None if g.get("seed") is None else str(g["seed"]), deals or "[]", room, summary,
-                             g["n_events"]),
-                        )
-                    else:
-                        sets = "updated = ?, status = ?, room = ?, summary = ?, n_events = ?"
-                        args: list[Any] = [now, g["status"], room, summary, g["n_events"]]
-                        if deals is not None:
-                            sets += ", deals = ?"
-                            args.append(deals)
-                        db.execute(f"UPDATE games SET {sets} WHERE code = ?", (*args, code))
-                    db.executemany("INSERT OR REPLACE INTO events (code, idx, data) VALUES (?, ?, ?)",
-                                   ((code, i, d) for i, d in events))
+                MIGRATIONS[version](db)
+                db.execute(f"PRAGMA user_version = {version + 1}")
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
+            version += 1
+        db.executescript(SCHEMA)  # tables a partly written file may lack
+
+    def close(self) -> None:
+        with self.lock:
+            self.db.close()
+        if self.file_lock is not None:
+            self.file_lock.release()
+
+    # ------------------------------------------------------------------ writing
+    def save(self, code: str, **game: Any) -> None:
+        failed = self.save_many([dict(game, code=code)])
+        if failed:
+            raise StoreError(f"game {code} could not be saved to {self.path}: {failed[code]}")
+
+    def save_many(self, games: Iterable[dict[str, Any]]) -> dict[str, str]:
+        """Upsert game rows and append their new events, each game in its own transaction.
+
+        Each game: ``code, status, rules, seed, deals (None: unchanged), room, summary,
+        events [(index, event dict)], n_events, created``. Returns ``{code: why}`` for the
+        games that could not be written (the others are written).
+        """
+        return self.write([self.row(g) for g in games])
+
+    def write(self, rows: list[tuple[dict[str, Any], tuple[str, str | None, str, str, list[tuple[int, str]]]]]
+              ) -> dict[str, str]:
+        """Write rows made by :meth:`row` (no JSON work here: this may run on a saver thread).
+
+        Each game is written in its own transaction, so one game that cannot be saved never
+        stops the others; returns ``{code: why}`` for the games that were not written.
+        """
+        failed: dict[str, str] = {}
+        for g, parts in rows:
+            try:
+                with self.lock:
+                    self._write_one(g, parts)
+            except (sqlite3.Error, UnicodeError, ValueError, OverflowError) as exc:
+                failed[g["code"]] = f"{type(exc).__name__}: {exc}"
+        return failed
+
+    def _write_one(self, g: dict[str, Any], parts: tuple[str, str | None, str, str, list[tuple[int, str]]]) -> None:
+        rules, deals, room, summary, events = parts
+        now = time.time()
+        db = self.db
+        code = g["code"]
+        db.execute("BEGIN")
+        try:
+            exists = db.execute("SELECT 1 FROM games WHERE code = ?", (code,)).fetchone()
+            if exists is None:
+                db.execute(
+                    "INSERT INTO games (code, created, updated, status, rules, seed, deals, room, summary, n_events)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (code, g.get("created") or now, now, g["status"], rules,
+                     None if g.get("seed") is None else str(g["seed"]), deals or "[]", room, summary,
+                     g["n_events"]),
+                )
+            else:
+                sets = "updated = ?, status = ?, room = ?, summary = ?, n_events = ?"
+                args: list[Any] = [now, g["status"], room, summary, g["n_events"]]
+                if deals is not None:
+                    sets += ", deals = ?"
+                    args.append(deals)
+                db.execute(f"UPDATE games SET {sets} WHERE code = ?", (*args, code))
+            db.executemany("INSERT OR REPLACE INTO events (code, idx, data) VALUES (?, ?, ?)",
+                           ((code, i, d) for i, d in events))
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
 
     @staticmethod
     def row(g: dict[str, Any]) -> tuple[dict[str, Any], tuple[str, str | None, str, str, list[tuple[int, str]]]]:

@@ -23,9 +23,10 @@ class LiveServer:
 
         self.app = create_app(db_path, listen_host=host, **app_options)
         self.host = host
+        from .limits import uvicorn_options
+
         config = uvicorn.Config(self.app, host=host, port=port, log_level="warning", access_log=False,
-                                lifespan="on", ws_max_size=65536,
-                            ws_per_message_deflate=False)
+                                lifespan="on", **uvicorn_options(self.app.state.limits, self.app.state.addresses))
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="tuolaji-live-server", daemon=True)
         self.port = port
