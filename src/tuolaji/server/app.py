@@ -53,7 +53,7 @@ from ..engine.match import Match
 from ..record import RecordError, from_record, to_record
 from ..ruleset import PRESETS, RuleSet, RuleSetError, load_rules
 from ..validate import JSONInputError, TextError, check_text, loads, unencodable_path
-from .limits import AddressBook, Limits, TokenBucket, TooBig, TooSlow, read_body
+from .limits import AddressBook, BotBudget, Limits, TokenBucket, TooBig, TooSlow, read_body
 from .local import is_local_player, is_loopback
 from .protocol import DIFFICULTIES, LANGS, SPEEDS, MessageError, Why, reason_text, validate_settings
 from .room import Conn, Room, Seat, hash_token, new_token, replay_frames
@@ -81,6 +81,7 @@ class Tables:
         self.store = store
         self.limits = limits or Limits()
         self.failing: set[str] = set()  # rooms whose last save failed (their players were told)
+        self.bot_budget = BotBudget(self.limits)
         self.saves = 0  # save batches written (for /api/stats and the durability checks)
         self.allow_seed = allow_seed
         self.save_interval = save_interval
@@ -269,6 +270,7 @@ class Tables:
         """Keep a new room and save it; None (and the room forgotten) when it cannot be saved."""
         self.rooms[room.code] = room
         room.on_change = self._changed
+        room.bot_budget = self.bot_budget
         if self.flush(room):
             del self.rooms[room.code]
             self.failing.discard(room.code)
@@ -317,6 +319,7 @@ class Tables:
         for s in seats:
             s.left_at = 0.0
         room.on_change = self._changed
+        room.bot_budget = self.bot_budget
         self.rooms[code] = room
         return room
 

@@ -15,9 +15,10 @@ import asyncio
 import dataclasses
 import time
 from collections import defaultdict, deque
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from starlette.requests import Request
+if TYPE_CHECKING:
+    from starlette.requests import Request
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -45,6 +46,21 @@ class Limits:
 
     def replace(self, **changes: Any) -> Limits:
         return dataclasses.replace(self, **changes)
+
+
+class BotBudget:
+    """Computer time for rooms where no human plays: a shortest pause between their moves, and
+    a few searching players thinking at once (the others wait their turn)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.move_s = limits.bot_room_move_s
+        self.searches = limits.bot_room_searches
+        self._slots: asyncio.Semaphore | None = None
+
+    def search_slot(self) -> asyncio.Semaphore:
+        if self._slots is None:  # made on the event loop that uses it
+            self._slots = asyncio.Semaphore(max(1, self.searches))
+        return self._slots
 
 
 class TooBig(Exception):

@@ -36,6 +36,7 @@ from ..engine.view import events_for, round_view
 from ..errors import IllegalAction
 from ..scoring import level_name
 from . import coach
+from .limits import BotBudget
 from .local import reclaim
 from .protocol import Message, MessageError, parse_message, reason_text
 from .seat_names import seat_names
@@ -151,6 +152,7 @@ class Room:
         self.idle_since = time.monotonic()
         self.actions_applied = 0
         self.thinking = False
+        self.bot_budget: BotBudget | None = None  # set by the server (limits for computer-only rooms)
         self.hint_lock = asyncio.Lock()
         self.version = 0
         self._info: tuple[int, dict[str, Any]] | None = None
@@ -430,7 +432,16 @@ class Room:
                         self.actions_applied += 1
         self.changed()
 
+    def humans_playing(self) -> bool:
+        """Does a connected human decide for some seat (else only computer players play)?"""
+        return any(s.token is not None and not s.autoplay and self.connected(i) for i, s in enumerate(self.seats))
+
     async def _bot_move(self, seat: int, pause: float) -> None:
+        # a room where no human plays gets a share of computer time (limits.BotBudget), so
+        # computer-only rooms at "instant" speed cannot starve the tables people play at
+        budget = self.bot_budget if self.bot_budget is not None and not self.humans_playing() else None
+        if budget is not None:
+            pause = max(pause, budget.move_s)
         key = self.match.actions
         if pause > 0:
             await self._wait(pause)
@@ -445,7 +456,10 @@ class Room:
         if slow:
             self.thinking = True
             try:
-                action = await asyncio.to_thread(decide, bot, obs)
+                async with budget.search_slot() if budget is not None else contextlib.nullcontext():
+                    if self.match.actions != key:
+                        return
+                    action = await asyncio.to_thread(decide, bot, obs)
             finally:
                 self.thinking = False
             if self.match.actions != key or self.decider() != seat:
