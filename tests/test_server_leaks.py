@@ -9,10 +9,8 @@ for everywhere: card fields, lists of options, and the coach's texts (♠A, 大�
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any
 
 import httpx
 import pytest
@@ -21,105 +19,8 @@ pytest.importorskip("starlette")
 
 from server_util import Client, create_game, legal_play, my_turn, room_of, until  # noqa: E402
 from tuolaji.cards import parse_card  # noqa: E402
+from tuolaji.server.leaks import SeatKnowledge, card_strings  # noqa: E402
 from tuolaji.server.testing import LiveServer  # noqa: E402
-
-CARD_KEYS = {"hand", "cards", "kitty", "attempted", "card", "from_kitty", "declare"}
-TEXT_KEYS = {"why", "reason", "note"}
-PRETTY = re.compile(r"([♠♥♣♦])(10|[2-9JQKA])|(大王|小王)")
-SUITS = {"♠": "S", "♥": "H", "♣": "C", "♦": "D"}
-TOKEN = re.compile(r"^(?:[SHCD](?:10|[2-9JQKA])|BJ|LJ)$")
-
-
-def card_strings(obj: Any, key: str | None = None, out: list[str] | None = None) -> list[str]:
-    """Every card mentioned in a message, outside the round summary (public) and the events
-    (checked one by one, in order, by :class:`SeatKnowledge`)."""
-    out = [] if out is None else out
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            if k in ("summary", "events"):
-                continue
-            card_strings(v, k, out)
-    elif isinstance(obj, list):
-        for v in obj:
-            card_strings(v, key, out)
-    elif isinstance(obj, str):
-        if key in CARD_KEYS and TOKEN.match(obj):
-            out.append(obj)
-        elif key in TEXT_KEYS:
-            for m in PRETTY.finditer(obj):
-                if m.group(3):
-                    out.append("BJ" if m.group(3) == "大王" else "LJ")
-                else:
-                    out.append(SUITS[m.group(1)] + m.group(2))
-    return out
-
-
-class SeatKnowledge:
-    """Replays one client's messages, tracking what its seat may know."""
-
-    def __init__(self, seat: int | None) -> None:
-        self.seat = seat
-        self.known: set[str] = set()
-        self.hand: Counter[str] = Counter()
-        self.buried_own = False
-        self.checked = 0
-
-    def new_round(self) -> None:
-        self.known = set()
-        self.hand = Counter()
-        self.buried_own = False
-
-    def event(self, e: dict[str, Any]) -> None:
-        kind = e["e"]
-        mine = self.seat is not None and e.get("seat") == self.seat
-        if kind == "round_started":
-            self.new_round()
-        elif kind == "dealt":
-            if mine:
-                assert e["card"] is not None
-                self.known.add(e["card"])
-                self.hand[e["card"]] += 1
-            else:
-                assert e["card"] is None, f"seat {self.seat} saw another seat's dealt card: {e}"
-        elif kind in ("kitty_taken", "buried"):
-            if mine:
-                assert e["cards"] is not None
-                self.known.update(e["cards"])
-                if kind == "kitty_taken":
-                    self.hand.update(e["cards"])
-                else:
-                    self.hand.subtract(e["cards"])
-                    self.buried_own = True
-            else:
-                assert e["cards"] is None, f"seat {self.seat} saw a hidden kitty: {e}"
-        elif kind == "declared":
-            self.known.update(e["cards"])
-        elif kind == "played":
-            self.known.update(e["cards"])
-            self.known.update(e.get("attempted") or [])
-            if mine:
-                self.hand.subtract(e["cards"])
-        elif kind == "round_ended":
-            self.known.update(e["kitty"])
-        elif kind == "friend_called":
-            self.known.add(e["card"])
-
-    def message(self, m: dict[str, Any]) -> None:
-        if m["type"] == "state":
-            assert "events_skipped" not in m
-            for e in m.get("events", []):
-                self.event(e)
-            v = m["view"]
-            if self.seat is None:
-                assert v["hand"] == [], "a spectator was sent a hand"
-            elif m["you"]["seat"] == self.seat:
-                assert Counter(v["hand"]) == +self.hand, "the hand sent is not exactly the seat's own cards"
-            if v["kitty"] is not None:
-                assert v["phase"] == "done" or self.buried_own, "the buried kitty was shown to another seat"
-        cards = card_strings(m)
-        leaked = {c for c in cards if c not in self.known}
-        assert not leaked, f"seat {self.seat} was sent hidden cards {sorted(leaked)} in a {m['type']!r} message"
-        self.checked += 1
 
 
 @pytest.fixture(scope="module")

@@ -70,3 +70,20 @@ class LiveServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def legal_from_view(view: dict[str, Any], rng: Any) -> list[str]:
+    """A random legal play from what a seat is shown (its hand and the trick), nothing else: how
+    test and benchmark clients play without looking inside the server."""
+    from types import SimpleNamespace
+
+    from ..bots.random_bot import random_legal
+    from ..cards import cards_str, parse_cards
+    from ..trump import TrumpContext
+
+    trump = None if view["trump"] is None else "SHCD".index(view["trump"])
+    ctx = TrumpContext(view["level"], trump, 2, True)
+    trick = view["trick"]
+    plays = tuple(tuple(parse_cards(p["cards"])) for p in trick["plays"]) if trick else ()
+    obs = SimpleNamespace(hand=tuple(parse_cards(view["hand"])), ctx=ctx, trick=SimpleNamespace(plays=plays))
+    return cards_str(random_legal(obs, rng))  # type: ignore[arg-type]
