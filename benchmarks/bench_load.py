@@ -41,6 +41,7 @@ except ImportError:  # websockets < 13
 
 from tuolaji.bots.random_bot import random_legal
 from tuolaji.cards import cards_str, parse_cards
+from tuolaji.server.limits import LOOPBACK_CROWD
 from tuolaji.trump import TrumpContext
 
 
@@ -173,7 +174,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         port = free_port()
         db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
         proc = subprocess.Popen([sys.executable, "-m", "tuolaji.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                                 "--db", str(db), "--no-browser", "--allow-seed", "--log-level", "error"])
+                                 "--db", str(db), "--no-browser", "--allow-seed", "--log-level", "error",
+                                 *(f"--limit={k}={v}" for k, v in LOOPBACK_CROWD.items())])
         url = f"http://127.0.0.1:{port}"
         for _ in range(200):
             try:

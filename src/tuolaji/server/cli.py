@@ -73,6 +73,9 @@ def parser(command: str) -> argparse.ArgumentParser:
     p.add_argument("--no-browser", action="store_true", help="do not open a browser window")
     p.add_argument("--allow-seed", action="store_true", help="let new games choose their deal seed (tests, benchmarks)")
     p.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
+    p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                   help="change one of the server's limits, e.g. --limit connections_per_address=200 "
+                        "(every name and default: docs/table.md, Limits)")
     return p
 
 
@@ -95,17 +98,23 @@ def main(argv: list[str] | None = None, *, command: str = "play") -> int:
         if not args.no_browser:
             webbrowser.open(url)
         return 0
-    from .limits import uvicorn_options
+    from .limits import parse_limits, uvicorn_options
     from .store import StoreError
 
+    try:
+        limits = parse_limits(args.limit)
+    except ValueError as exc:
+        print(f"tuolaji {command}: {exc}", file=sys.stderr)
+        return 2
     try:  # the database first: a damaged file, or another server on it, stops before the port is taken
-        app = create_app(args.db, allow_seed=args.allow_seed, mode=command, listen_host=args.host)
+        app = create_app(args.db, allow_seed=args.allow_seed, mode=command, listen_host=args.host, limits=limits)
     except StoreError as exc:
         print(f"tuolaji {command}: {exc}", file=sys.stderr)
         return 2
     try:
         sock = listen(args.host, port) if args.port is not None else _listen_somewhere(args.host, port)
     except PortTaken as exc:
+        app.state.tables.store.close()  # frees the database for the next try
         print(f"tuolaji {command}: {exc.strerror}. Another program holds it: stop that program, or choose"
               f" another port with --port.", file=sys.stderr, flush=True)
         return 1

@@ -48,6 +48,30 @@ class Limits:
         return dataclasses.replace(self, **changes)
 
 
+def parse_limits(specs: list[str], base: Limits | None = None) -> Limits:
+    """Limits from ``NAME=VALUE`` texts (the command line's ``--limit``); ValueError names the problem."""
+    limits = base or Limits()
+    kinds = {f.name: type(getattr(limits, f.name)) for f in dataclasses.fields(Limits)}
+    changes: dict[str, Any] = {}
+    for spec in specs:
+        name, sep, value = spec.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or name not in kinds:
+            raise ValueError(f"--limit {spec!r}: give NAME=VALUE with NAME one of {', '.join(kinds)}")
+        try:
+            number = kinds[name](value)
+        except ValueError:
+            raise ValueError(f"--limit {spec!r}: {name} takes a number") from None
+        if number <= 0:
+            raise ValueError(f"--limit {spec!r}: {name} must be more than 0")
+        changes[name] = number
+    return limits.replace(**changes)
+
+
+# What a test or benchmark server allows one address (every client there is on loopback).
+LOOPBACK_CROWD = {"connections_per_address": 100_000, "rooms_per_address_per_hour": 10**9}
+
+
 class BotBudget:
     """Computer time for rooms where no human plays: a shortest pause between their moves, and
     a few searching players thinking at once (the others wait their turn)."""

@@ -21,6 +21,11 @@ class LiveServer:
                  **app_options: Any) -> None:
         import uvicorn
 
+        from .limits import LOOPBACK_CROWD, Limits
+
+        # every test client comes from 127.0.0.1: one address, many players (tests of the
+        # limits themselves pass their own)
+        app_options.setdefault("limits", Limits(**LOOPBACK_CROWD))
         self.app = create_app(db_path, listen_host=host, **app_options)
         self.host = host
         from .limits import uvicorn_options
