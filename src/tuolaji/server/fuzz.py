@@ -99,7 +99,7 @@ class Player:
         from websockets.sync.client import connect
 
         self.ws = connect(srv.url.replace("http", "ws", 1) + f"/ws/{code}", open_timeout=10, max_size=2**23,
-                          ping_interval=None)
+                          ping_interval=None).__enter__()
         self.seat = seat
         self.report = report
         self.know = SeatKnowledge(seat)
