@@ -31,14 +31,17 @@ class JSONInputError(ValueError):
         self.code = code
 
 
-def text_problem(value: str, *, max_len: int, multiline: bool = False) -> str | None:
-    """Why ``value`` may not be stored or shown (None: it may)."""
+def text_problem(value: str, *, max_len: int, multiline: bool = False, controls: bool = False) -> str | None:
+    """Why ``value`` may not be stored or shown (None: it may). ``controls``: control characters
+    are let through (the caller cleans them, as chat does)."""
     if len(value) > max_len:
         return f"at most {max_len} characters"
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
         return "valid Unicode text (it holds a lone surrogate)"
+    if controls:
+        return None
     for ch in value:
         if ch in _BIDI_CONTROLS:
             return "plain text without direction-override characters"

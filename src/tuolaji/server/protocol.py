@@ -110,7 +110,7 @@ Check = Callable[[Any], Any]
 
 def _str(max_len: int) -> Check:
     def check(v: Any) -> Any:
-        if not isinstance(v, str) or text_problem(v, max_len=max_len) is not None:
+        if not isinstance(v, str) or text_problem(v, max_len=max_len, controls=True) is not None:
             raise Why(f"a plain text of at most {max_len} characters", f"不超过 {max_len} 个字的纯文字")
         return v
     return check
