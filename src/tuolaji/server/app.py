@@ -26,16 +26,13 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import dataclasses
 import gc
 import json
 import logging
 import random
-import secrets
 import socket
 import time
 from collections.abc import AsyncIterator
-from enum import StrEnum
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -48,16 +45,16 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import __version__
-from ..cards import cards_str, new_deck
+from ..cards import cards_str
 from ..engine.match import Match
-from ..record import RecordError, from_record, to_record
-from ..ruleset import PRESETS, RuleSet, RuleSetError, load_rules
+from ..record import RecordError, from_record
+from ..ruleset import PRESETS, RuleSetError
 from ..validate import JSONInputError, TextError, check_text, loads, unencodable_path
+from .api import export_record, parse_rules, record_to_continue, rules_schema
 from .limits import AddressBook, BotBudget, Limits, TokenBucket, TooBig, TooSlow, read_body
 from .local import is_local_player, is_loopback
 from .protocol import DIFFICULTIES, LANGS, SPEEDS, MessageError, Why, reason_text, validate_settings
 from .room import Conn, Room, Seat, hash_token, new_token, replay_frames
-from .rules_text import labels as rules_labels
 from .rules_text import rules_error_text
 from .store import Store
 from .wire import InfoResponse
@@ -398,101 +395,6 @@ def lan_addresses() -> list[str]:
         if not ip.startswith("127.") and ip not in out and ip != "0.0.0.0":
             out.append(ip)
     return out
-
-
-def rules_schema() -> dict[str, Any]:
-    fields = []
-    default = RuleSet()
-    for f in dataclasses.fields(RuleSet):
-        value = getattr(default, f.name)
-        entry: dict[str, Any] = {"name": f.name, "default": _plain(value)}
-        if isinstance(value, StrEnum):
-            entry["kind"] = "enum"
-            entry["options"] = [m.value for m in type(value)]
-        elif isinstance(value, bool):
-            entry["kind"] = "bool"
-        elif isinstance(value, int) or "int" in str(f.type):
-            entry["kind"] = "int"
-            entry["optional"] = "None" in str(f.type)
-        elif isinstance(value, tuple):
-            entry["kind"] = "list"
-        else:
-            entry["kind"] = "text"
-        fields.append(entry)
-    return {"fields": fields, "presets": {name: rs.to_dict() for name, rs in PRESETS.items()}, "labels": rules_labels()}
-
-
-def _plain(v: Any) -> Any:
-    if isinstance(v, StrEnum):
-        return v.value
-    if isinstance(v, tuple):
-        return list(v)
-    return v
-
-
-def parse_rules(spec: Any) -> RuleSet:
-    """Rules from a request: a preset name, or {"preset": name, ...changes}; checked as Match does."""
-    if spec is None or spec == "":
-        spec = "classic"
-    if not isinstance(spec, (str, dict)):
-        raise RuleSetError("rules must be a preset name or an object of settings")
-    if isinstance(spec, str) and spec not in PRESETS:
-        raise RuleSetError(f"no rules preset named {spec!r}; presets: {', '.join(sorted(PRESETS))}")
-    rules = load_rules(spec)
-    rules.check_supported()
-    return rules
-
-
-def export_record(match: Match) -> dict[str, Any]:
-    """The record to hand out: the whole game once it is over; otherwise only the finished rounds.
-
-    A game in progress must not reveal the current deal (it holds every hand) nor the seed (it
-    would regenerate every deal), so the export stops at the end of the last finished round and
-    carries a freshly shuffled deal for the next round, with no seed.
-    """
-    data = to_record(match)
-    if match.over:
-        return data
-    events = data["events"]
-    ends = [i for i, e in enumerate(events) if e.get("e") in ("round_ended", "redealt")]
-    n = len(match.rounds)
-    cut = ends[n - 1] + 1 if n and len(ends) >= n else 0
-    deck = new_deck(match.rules.decks)
-    random.SystemRandom().shuffle(deck)
-    data.update(seed=None, events=events[:cut], deals=data["deals"][:n] + [cards_str(deck)])
-    return data
-
-
-def record_to_continue(raw: bytes | str, *, max_rounds: int) -> dict[str, Any]:
-    """An imported record made safe to play on: a finished match as it is; otherwise only its
-    finished rounds, with a fresh secret seed, so every later deal is drawn by this server.
-
-    The importer chose the record's seed and deals; keeping them would let whoever crafted the
-    file know every hand of the rounds the table then plays.
-    """
-    from ..record import MAX_DEPTH
-
-    try:
-        data = loads(raw, max_depth=MAX_DEPTH)
-    except JSONInputError as exc:
-        raise RecordError(f"record is {exc}") from None
-    if not isinstance(data, dict):
-        raise RecordError("record must be a JSON object")
-    deals, events = data.get("deals"), data.get("events")
-    if not isinstance(deals, list) or not isinstance(events, list):
-        return data  # from_record says what is wrong
-    if len(deals) > max_rounds:
-        raise RecordError(f"the record has {len(deals)} rounds; this table takes at most {max_rounds}")
-    kinds = [e.get("e") if isinstance(e, dict) else None for e in events]
-    if "match_ended" in kinds:
-        return data
-    ends = [i for i, k in enumerate(kinds) if k in ("round_ended", "redealt")]
-    cut = ends[-1] + 1 if ends else 0
-    if not deals or not isinstance(deals[0], list):
-        return data
-    fresh = list(deals[0])  # every deal holds the same cards: the next round's, shuffled here
-    random.SystemRandom().shuffle(fresh)
-    return dict(data, seed=secrets.randbits(63), deals=[*deals[:len(ends)], fresh], events=events[:cut])
 
 
 # ------------------------------------------------------------------ the app
