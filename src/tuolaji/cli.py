@@ -11,6 +11,7 @@ COMMANDS = {
     "demo": ("tuolaji.demo", "four computer players play a whole match, printed round by round"),
     "judge": ("tuolaji.judge_cli", "answer rules questions: JSON lines on stdin and stdout"),
     "sim": ("tuolaji.sim.cli", "duplicate tournaments between computer players"),
+    "build-web": ("tuolaji.offline.build", "write the offline build: the whole game as a static folder (PWA)"),
 }
 
 
