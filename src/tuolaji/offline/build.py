@@ -97,8 +97,8 @@ def glyphs(text: str) -> str:
 def subset_font(dest: Path, text: str, *, font_file: Path = FONT_FILE) -> int:
     """A WOFF2 subset of Noto Sans CJK SC with only these characters; returns the glyph count."""
     try:
-        from fontTools import subset
-        from fontTools.ttLib import TTFont
+        from fontTools import subset  # type: ignore[import-untyped]
+        from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
     except ImportError:
         raise BuildError("fontTools is missing: pip install -e '.[web]'") from None
     if not font_file.is_file():

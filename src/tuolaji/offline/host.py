@@ -362,7 +362,7 @@ async def _inline(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
 def start(saves: Saves, send: Callable[[int, str], Any]) -> OfflineHost:
     """Called by the worker once Pyodide is up. Pyodide has no threads: the room's off-loop bot
     calls run inline, in the worker (the page's thread never waits for a bot)."""
-    asyncio.to_thread = _inline  # type: ignore[assignment]
+    asyncio.to_thread = _inline
     host = OfflineHost(saves, send)
     host.start()
     return host

@@ -82,9 +82,12 @@ async function fetchWithProgress(files) {
   return out;
 }
 
-const queue = [];
+// Messages are handled one after another, in order: opening a table loads its save (an await),
+// and the page's "hello" right behind it must not overtake it.
 let host = null;
-self.onmessage = (ev) => { if (host) dispatch(ev.data); else queue.push(ev.data); };
+let unblock;
+let chain = new Promise((resolve) => { unblock = resolve; });
+self.onmessage = (ev) => { chain = chain.then(() => dispatch(ev.data)); };
 
 async function start() {
   postMessage({ kind: "progress", stage: "download", loaded: 0, total: 0 });
@@ -101,7 +104,7 @@ async function start() {
   host = startHost(saveStore(db), (conn, text) => postMessage({ kind: "table", conn, text }));
   mark("ready");
   postMessage({ kind: "ready", timings });
-  for (const m of queue.splice(0)) dispatch(m);
+  unblock();
 }
 
 async function dispatch(m) {

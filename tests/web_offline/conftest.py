@@ -1,0 +1,85 @@
+"""Browser tests of the offline build: the folder ``tuolaji build-web`` writes, served by a plain
+static file server, in Debian's Chromium with every host but the test server unreachable.
+
+The build comes from ``$TUOLAJI_WEB_BUILD`` when that names a finished build (``.ci/run`` builds
+it first), else it is built here into a temporary folder (needs ``npm ci`` and fonts-noto-cjk).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "web"))  # table_page: driving the table
+
+from offline_util import StaticServer  # noqa: E402
+
+from tuolaji.offline.build import BuildError, build, find_pyodide  # noqa: E402
+
+CHROMIUM = os.environ.get("TUOLAJI_CHROMIUM", "/usr/bin/chromium")
+# every host name but the test server's resolves to nothing: the page cannot reach a CDN
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+
+
+def _required() -> bool:
+    return bool(os.environ.get("TUOLAJI_REQUIRE_BROWSER"))
+
+
+@pytest.fixture(scope="session")
+def web_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    given = os.environ.get("TUOLAJI_WEB_BUILD")
+    if given and (Path(given) / "build.json").is_file():
+        return Path(given)
+    out = tmp_path_factory.mktemp("web") / "build"
+    try:
+        build(out, pyodide_dir=find_pyodide(None))
+    except BuildError as exc:
+        if _required():
+            pytest.fail(f"cannot build the offline folder: {exc}")
+        pytest.skip(f"cannot build the offline folder: {exc}")
+    return out
+
+
+@pytest.fixture()
+def static_server(web_build: Path) -> Iterator[StaticServer]:
+    s = StaticServer(web_build)
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists(CHROMIUM):
+        if _required():
+            pytest.fail(f"no Chromium at {CHROMIUM}; .ci/run installs Debian's chromium")
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def context(browser: Any, static_server: StaticServer) -> Iterator[Any]:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    ctx.set_default_timeout(30_000)
+    outside: list[str] = []
+    origin = static_server.url
+
+    def watch(req: Any) -> None:
+        if not req.url.startswith((origin + "/", "blob:", "data:")):
+            outside.append(req.url)
+
+    ctx.on("request", watch)
+    ctx.outside_requests = outside  # type: ignore[attr-defined]
+    yield ctx
+    ctx.close()
+    assert not outside, f"requests outside the build's origin: {outside}"

@@ -1,0 +1,161 @@
+"""The offline build in a real browser: the game runs in the page's Web Worker on Pyodide, with
+nothing but the static folder. A whole round against the computer, a reload mid-round, a start
+with the network cut (service worker), an import of a server-exported record, and the saves list
+refusing a damaged or foreign save."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from offline_util import StaticServer, booted
+from table_page import hand, phase, play_until, wait_js
+
+from tuolaji.bots.driver import Table
+from tuolaji.bots.registry import make_bot
+from tuolaji.engine.match import Match
+from tuolaji.server.api import export_record
+
+Page = Any
+
+
+def console_errors(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return errors
+
+
+def start_game(page: Page, base: str, *, speed: str = "instant", difficulty: str = "easy") -> str:
+    page.goto(base + "/")
+    booted(page)
+    page.select_option("#speed", speed)
+    page.select_option("#difficulty", difficulty)
+    page.click("#btn-new-game")
+    page.wait_for_url("**/#/r/*")
+    page.locator("#hand .hand-card").first.wait_for()
+    return str(page.url.rsplit("/", 1)[1])
+
+
+def test_a_whole_round_against_the_computer(context: Any, static_server: StaticServer) -> None:
+    page = context.new_page()
+    errors = console_errors(page)
+    page.goto(static_server.url + "/")
+    page.locator("#boot progress").wait_for()  # the progress indicator while the runtime loads
+    start_game(page, static_server.url)
+    play_until([page], lambda: phase(page) == "between")
+    page.locator("#summary").wait_for()
+    total = int(page.locator("#summary-total").inner_text())
+    assert 0 <= total <= 400
+    assert page.locator("#summary .kitty-end .card").count() == 8, "the kitty is shown at the end"
+    page.click("#btn-next-round")
+    wait_js(page, "() => document.querySelector('.table-page').dataset.phase !== 'between'")
+    page.locator("#hand .hand-card").first.wait_for()
+    assert "2" in page.locator(".topbar .round").inner_text()
+    assert not errors, errors
+
+
+def test_a_reload_mid_round_resumes_the_same_game(context: Any, static_server: StaticServer) -> None:
+    page = context.new_page()
+    code = start_game(page, static_server.url)
+    play_until([page], lambda: phase(page) == "play" and len(hand(page)) < 25 and page.get_attribute(
+        ".table-page", "data-my-turn") == "true")
+    before = sorted(hand(page))
+    page.wait_for_timeout(1500)  # the worker saves a changed game within a second
+    page.reload()  # a new worker: the game comes back from IndexedDB
+    booted(page)
+    assert page.url.endswith(f"#/r/{code}")
+    page.locator("#hand .hand-card").first.wait_for()
+    wait_js(page, "n => document.querySelectorAll('#hand .hand-card').length === n", len(before))
+    assert sorted(hand(page)) == before, "the same hand after the reload"
+    play_until([page], lambda: len(hand(page)) <= len(before) - 3)  # and it goes on
+    page.goto(static_server.url + "/#/")  # the start page lists it to resume
+    page.locator(f"[data-resume='{code}']").wait_for()
+
+
+def test_a_second_visit_with_the_network_cut_starts_and_plays(context: Any, static_server: StaticServer) -> None:
+    page = context.new_page()
+    page.goto(static_server.url + "/")
+    booted(page)
+    page.wait_for_function("async () => { const r = await navigator.serviceWorker.ready; return !!r.active; }",
+                           timeout=60_000)
+    page.wait_for_function("() => !!navigator.serviceWorker.controller || true")
+    static_server.stop()  # nothing answers any more
+    context.set_offline(True)
+    try:
+        page.reload()
+        timings = booted(page)
+        assert timings["timings"]["ready"] > 0
+        page.select_option("#speed", "instant")
+        page.select_option("#difficulty", "easy")
+        page.click("#btn-new-game")
+        page.locator("#hand .hand-card").first.wait_for()
+        play_until([page], lambda: phase(page) == "play" and len(hand(page)) <= 20)
+    finally:
+        context.set_offline(False)
+
+
+def _server_export(tmp_path: Path) -> Path:
+    """A record exported the way the server exports a game in progress: one finished round."""
+    match = Match(seed=7)
+    table = Table(match, [make_bot("random", seed=s) for s in range(4)])
+    while len(match.rounds) < 1 or match.round.dealt < 20:  # mid-deal of round 2, like a live game
+        table.step()
+    path = tmp_path / "tuolaji-server-export.json"
+    path.write_text(json.dumps(export_record(match), ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def test_an_imported_server_record_continues(context: Any, static_server: StaticServer, tmp_path: Path) -> None:
+    record = _server_export(tmp_path)
+    page = context.new_page()
+    errors = console_errors(page)
+    page.goto(static_server.url + "/")
+    booted(page)
+    page.set_input_files("#import-file", str(record))
+    page.wait_for_url("**/#/r/*")
+    page.locator("[data-sit='0']").click()  # an imported unfinished game opens as a lobby
+    page.locator("#btn-start").click()
+    page.locator("#hand .hand-card").first.wait_for()
+    assert "2" in page.locator(".topbar .round").inner_text(), "it goes on with the second round"
+    play_until([page], lambda: phase(page) == "play" and len(hand(page)) <= 20)
+    assert not errors, errors
+
+
+def test_damaged_and_foreign_saves_are_refused_and_nothing_else_is_lost(context: Any, static_server: StaticServer) -> None:
+    page = context.new_page()
+    page.goto(static_server.url + "/")
+    booted(page)
+    code = page.evaluate("""async () => {
+      const t = await import("./static/js/transport.js");
+      const made = await t.request("/api/games", { method: "POST", body: { seat: 0, start: true, speed: "instant" } });
+      localStorage.setItem("tuolaji.token", made.token);
+      const db = await new Promise((ok, no) => {
+        const r = indexedDB.open("tuolaji", 1); r.onsuccess = () => ok(r.result); r.onerror = no;
+      });
+      const meta = (code) => JSON.stringify({ code, created: 1, updated: Date.now() / 1000, status: "playing",
+                                              seats: [], tokens: [], summary: {} });
+      await new Promise((ok, no) => {
+        const tx = db.transaction(["saves", "meta"], "readwrite");
+        tx.objectStore("saves").put('{"format": "tuolaji-browser-save", "version": 1, "code": "BADXX", "rec', "BADXX");
+        tx.objectStore("meta").put(meta("BADXX"), "BADXX");
+        tx.objectStore("saves").put(JSON.stringify({ format: "some-other-game", data: [1, 2] }), "OTHER");
+        tx.objectStore("meta").put(meta("OTHER"), "OTHER");
+        tx.oncomplete = ok; tx.onerror = no;
+      });
+      return made.code;
+    }""")
+    page.goto(static_server.url + "/#/r/BADXX")
+    page.locator(".gone").wait_for()
+    assert "cannot be read" in page.locator(".gone").inner_text()
+    page.goto(static_server.url + "/#/r/OTHER")
+    page.wait_for_function("() => (document.querySelector('.gone') || {}).innerText?.includes('not made by this game')")
+    # both are listed; the damaged one can be deleted, and the good game stays and opens
+    page.goto(static_server.url + "/#/")
+    page.locator("[data-resume='OTHER']").wait_for()
+    page.once("dialog", lambda d: d.accept())
+    page.locator("tr[data-code='BADXX'] button.danger").click()
+    page.locator("tr[data-code='BADXX']").wait_for(state="detached")
+    page.locator(f"[data-resume='{code}']").click()
+    page.locator("#hand .hand-card").first.wait_for()
