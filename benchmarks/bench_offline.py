@@ -131,7 +131,9 @@ def main(argv: list[str] | None = None) -> int:
               const url = URL.createObjectURL(new Blob([js], { type: "text/javascript" }));
               const w = new Worker(url, { type: "module" });
               let worst = 0, last = performance.now();
-              const tick = setInterval(() => { const now = performance.now(); worst = Math.max(worst, now - last - 50); last = now; }, 50);
+              const tick = setInterval(() => {
+                const now = performance.now(); worst = Math.max(worst, now - last - 50); last = now;
+              }, 50);
               const times = await new Promise((ok, no) => { w.onmessage = (e) => ok(e.data); w.onerror = (e) => no(e.message);
                 w.postMessage({ source, difficulty, rounds, seed }); });
               clearInterval(tick);

@@ -55,16 +55,14 @@ def static_server(web_build: Path) -> Iterator[StaticServer]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
+def browser(playwright_api: Any) -> Iterator[Any]:
     if not os.path.exists(CHROMIUM):
         if _required():
             pytest.fail(f"no Chromium at {CHROMIUM}; .ci/run installs Debian's chromium")
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+    b = playwright_api.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield b
+    b.close()
 
 
 @pytest.fixture()

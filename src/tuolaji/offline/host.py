@@ -201,7 +201,8 @@ class OfflineHost:
             raise HostError(404, "not_found", lang)
         rest = parts[1:]
         if rest == ["info"]:
-            return 200, {"version": __version__, "mode": "offline", "lan_urls": [], "presets": sorted(PRESETS),
+            return 200, {"version": __version__, "mode": "offline", "lan": False, "lan_urls": [], "lan_how": None,
+                         "presets": sorted(PRESETS),
                          "difficulties": list(DIFFICULTIES), "speeds": list(SPEEDS), "lang": lang}
         if rest == ["rules"]:
             return 200, rules_schema()
