@@ -43,12 +43,26 @@ def test_a_whole_round_against_the_computer(context: Any, static_server: StaticS
     errors = console_errors(page)
     page.goto(static_server.url + "/")
     page.locator("#boot progress").wait_for()  # the progress indicator while the runtime loads
-    start_game(page, static_server.url)
+    code = start_game(page, static_server.url)
     play_until([page], lambda: phase(page) == "between")
     page.locator("#summary").wait_for()
     total = int(page.locator("#summary-total").inner_text())
     assert 0 <= total <= 400
     assert page.locator("#summary .kitty-end .card").count() == 8, "the kitty is shown at the end"
+    # export: the server's record format, the finished round only (no seed, no current deal)
+    with page.expect_download() as download:
+        page.click(f"#summary a[data-export='{code}']")
+    record = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert record["format"] == "tuolaji-record" and record["seed"] is None
+    assert any(e.get("e") == "round_ended" for e in record["events"])
+    # the replay of the finished round, from the worker like everything else
+    page.goto(static_server.url + f"/#/replay/{code}")
+    page.locator("#rp-next").wait_for()
+    for _ in range(6):
+        page.click("#rp-next")
+    assert "Trick" in page.locator("#rp-step").inner_text()
+    page.goto(static_server.url + f"/#/r/{code}")
+    page.locator("#btn-next-round").wait_for()
     page.click("#btn-next-round")
     wait_js(page, "() => document.querySelector('.table-page').dataset.phase !== 'between'")
     page.locator("#hand .hand-card").first.wait_for()
