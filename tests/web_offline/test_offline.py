@@ -49,9 +49,10 @@ def test_a_whole_round_against_the_computer(context: Any, static_server: StaticS
     total = int(page.locator("#summary-total").inner_text())
     assert 0 <= total <= 400
     assert page.locator("#summary .kitty-end .card").count() == 8, "the kitty is shown at the end"
-    # export: the server's record format, the finished round only (no seed, no current deal)
+    # export from the start page: the server's record format, the finished round only (no seed)
+    page.goto(static_server.url + "/#/")
     with page.expect_download() as download:
-        page.click(f"#summary a[data-export='{code}']")
+        page.click(f"a[data-export='{code}']")
     record = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
     assert record["format"] == "tuolaji-record" and record["seed"] is None
     assert any(e.get("e") == "round_ended" for e in record["events"])
@@ -142,9 +143,9 @@ def test_damaged_and_foreign_saves_are_refused_and_nothing_else_is_lost(context:
     page.goto(static_server.url + "/")
     booted(page)
     code = page.evaluate("""async () => {
-      const t = await import("./static/js/transport.js");
-      const made = await t.request("/api/games", { method: "POST", body: { seat: 0, start: true, speed: "instant" } });
-      localStorage.setItem("tuolaji.token", made.token);
+      const { api, setToken } = await import("./static/js/api.js");  // the page's own API seam
+      const made = await api("/api/games", { method: "POST", body: { seat: 0, start: true, speed: "instant" } });
+      setToken(made.token);
       const db = await new Promise((ok, no) => {
         const r = indexedDB.open("tuolaji", 1); r.onsuccess = () => ok(r.result); r.onerror = no;
       });

@@ -3,7 +3,7 @@
 The folder it writes needs no server logic; any static file server serves it::
 
     index.html  manifest.webmanifest  sw.js  build.json
-    static/     the web client (the same files the server serves) + offline/ (boot, worker, font)
+    static/     the web client, the same files the server serves (offline/: boot, worker, font)
     icons/      PNG icons for the manifest (rendered from the subset font)
     pyodide/    the Pyodide runtime, copied from the ``pyodide`` npm package (only the files used)
     py/tuolaji.zip   the tuolaji package without its server, CLI and tournament modules
@@ -27,7 +27,7 @@ from typing import Any
 
 PACKAGE = Path(__file__).resolve().parent.parent  # src/tuolaji
 STATIC = PACKAGE / "web" / "static"
-OFFLINE_WEB = PACKAGE / "web" / "offline"
+OFFLINE_WEB = STATIC / "offline"  # boot.js, worker.js, offline.css and the sw.js template
 
 # The runtime files loadPyodide() fetches; the rest of the npm package (consoles, typings,
 # source maps, the classic-script loader) is not needed.
@@ -83,7 +83,6 @@ def ui_text() -> str:
     """Every text the UI can show: the client's files, and the package's messages and presets."""
     parts = [p.read_text(encoding="utf-8") for p in sorted(STATIC.rglob("*"))
              if p.is_file() and p.suffix in (".js", ".html", ".css", ".svg")]
-    parts += [p.read_text(encoding="utf-8") for p in sorted(OFFLINE_WEB.rglob("*")) if p.is_file()]
     parts += [(PACKAGE / rel).read_text(encoding="utf-8") for rel in packed_files()]
     return "".join(parts)
 
@@ -186,7 +185,7 @@ def build(out: Path, *, pyodide_dir: Path, font_file: Path = FONT_FILE) -> dict[
     out.mkdir(parents=True)
     # the client, unchanged, and the offline parts next to it
     shutil.copytree(STATIC, out / "static", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(OFFLINE_WEB, out / "static" / "offline", ignore=shutil.ignore_patterns("__pycache__", "sw.js"))
+    (out / "static" / "offline" / "sw.js").unlink()  # a template: the real one is written at the root
     # the runtime
     (out / "pyodide").mkdir()
     for name in PYODIDE_FILES:

@@ -1,7 +1,7 @@
 """The table server of the offline build: runs in a Web Worker on Pyodide, answers the web
 client's JSON API and speaks the table protocol, with the server's own rooms, bots and records.
 
-The worker (``web/offline/worker.js``) hands it two things: ``saves``, a key-value store in
+The worker (``web/static/offline/worker.js``) hands it two things: ``saves``, a key-value store in
 IndexedDB whose async methods take and return text, and ``send(conn, text)``, which posts a table
 message to the page. Nothing here is a second copy of game logic: the rooms are
 :class:`tuolaji.server.room.Room`, the API answers come from :mod:`tuolaji.server.api`, and saves
@@ -313,19 +313,22 @@ class OfflineHost:
         return 200, {"code": room.code, "over": match.over, "rounds": len(match.rounds)}
 
     # ------------------------------------------------------------------ the table protocol
-    async def open(self, conn_id: int, code: str, lang: str) -> None:
-        """The page opened the table of ``code`` (its WebSocket, in the server version)."""
+    async def open(self, conn_id: int, code: str, lang: str) -> bool:
+        """The page opens the table of ``code`` (its WebSocket, in the server version); False
+        when it cannot be opened, after a refusal that says why and the end of the connection."""
+        lang = "zh" if lang.startswith("zh") else "en"
         try:
             room = await self.get(code, lang)
         except HostError as exc:
             reason = reason_text("no_room", lang, room=code[:8]) if exc.code == "no_room" else str(exc)
             self.send(conn_id, json.dumps({"type": "refused", "code": exc.code, "reason": reason}, ensure_ascii=False))
             self.send(conn_id, "")  # closed
-            return
+            return False
         conn = Conn(send=lambda text: self.send(conn_id, text), lang=lang)
         task = asyncio.get_running_loop().create_task(self._writer(conn, room, conn_id))
         self.conns[conn_id] = (conn, room, task)
         room.start()
+        return True
 
     async def message(self, conn_id: int, text: str) -> None:
         entry = self.conns.get(conn_id)

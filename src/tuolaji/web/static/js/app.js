@@ -6,7 +6,7 @@
 //   replay.js replays · ui.js shared texts · i18n.js + cards.js languages and card faces
 //   wire.d.ts the server's messages (generated from src/tuolaji/server/wire.py)
 import { lang, setLang } from "./i18n.js";
-import { setRouter } from "./nav.js";
+import { setRouter, path } from "./nav.js";
 import { StartPage, quickPlay } from "./start.js";
 import { TablePage } from "./table.js";
 import { ReplayPage } from "./replay.js";
@@ -20,8 +20,9 @@ function route() {
   if (page) page.destroy();
   page = null;
   app.innerHTML = "";
-  if (location.pathname === "/play") { quickPlay(app); return; }
-  const m = location.pathname.match(/^\/(r|replay)\/([A-Za-z0-9]+)\/?$/);
+  const route = path();
+  if (route === "/play") { quickPlay(app); return; }
+  const m = route.match(/^\/(r|replay)\/([A-Za-z0-9]+)\/?$/);
   if (m && m[1] === "r") page = new TablePage(m[2].toUpperCase(), { container: app });
   else if (m) page = new ReplayPage(m[2].toUpperCase(), app);
   else page = new StartPage(app);

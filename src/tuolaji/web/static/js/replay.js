@@ -5,7 +5,7 @@ import { t } from "./i18n.js";
 import { cardRow, cardsText } from "./cards.js";
 import { h, errorText } from "./dom.js";
 import { api } from "./api.js";
-import { follow } from "./nav.js";
+import { follow, link } from "./nav.js";
 import { PHASE_KEYS, defaultName, langButton } from "./ui.js";
 import { TablePage } from "./table.js";
 
@@ -51,7 +51,7 @@ export class ReplayPage {
   async init() {
     try { this.info = await api(`/api/games/${this.code}`); } catch (e) { this.root.textContent = errorText(e); return; }
     this.rounds = this.info ? this.info.rounds : 0;
-    if (!this.rounds) { this.root.append(h("p", {}, t("replay_none")), h("a", { href: "/" }, t("start_page"))); return; }
+    if (!this.rounds) { this.root.append(h("p", {}, t("replay_none")), h("a", { href: link("/") }, t("start_page"))); return; }
     await this.load();
   }
 
@@ -94,7 +94,7 @@ export class ReplayPage {
     const frame = frames[this.i];
     const label = frame ? this.describe(frame.label, names) : "";
     r.appendChild(h("header", { class: "topbar" },
-      h("a", { class: "home", href: "/", onclick: follow("/") }, "← ", t("home")),
+      h("a", { class: "home", href: link("/"), onclick: follow("/") }, "← ", t("home")),
       h("strong", {}, t("replay_title", { code: this.code })),
       h("label", {}, t("replay_round"), " ", roundSel), h("label", {}, t("replay_seat"), " ", seatSel),
       langButton(() => this.render())));

@@ -4,8 +4,8 @@
 import { t, lang } from "./i18n.js";
 import { h, toast, errorText } from "./dom.js";
 import { api, setToken, savedName } from "./api.js";
-import { go, follow, redraw } from "./nav.js";
-import { defaultName, langButton } from "./ui.js";
+import { go, follow, redraw, link } from "./nav.js";
+import { defaultName, langButton, exportLink } from "./ui.js";
 import { RulesPanel } from "./rules_panel.js";
 
 /**
@@ -134,9 +134,9 @@ export class StartPage {
         const when = new Date(g.updated * 1000).toLocaleString(lang() === "zh" ? "zh-CN" : "en");
         const finishedRounds = (s.round || 1) - (g.status === "finished" ? 0 : 1);
         const actions = h("td", { class: "actions" });
-        if (g.status !== "finished") actions.appendChild(h("a", { class: "button primary", href: `/r/${g.code}`, "data-resume": g.code, onclick: follow(`/r/${g.code}`) }, g.mine !== null && g.mine !== undefined ? t("resume") : t("watch")));
-        if (finishedRounds > 0) actions.appendChild(h("a", { class: "button", href: `/replay/${g.code}`, onclick: follow(`/replay/${g.code}`) }, t("replay")));
-        actions.appendChild(h("a", { class: "button", href: `/api/games/${g.code}/record`, download: `tuolaji-${g.code}.json` }, t("export")));
+        if (g.status !== "finished") actions.appendChild(h("a", { class: "button primary", href: link(`/r/${g.code}`), "data-resume": g.code, onclick: follow(`/r/${g.code}`) }, g.mine !== null && g.mine !== undefined ? t("resume") : t("watch")));
+        if (finishedRounds > 0) actions.appendChild(h("a", { class: "button", href: link(`/replay/${g.code}`), onclick: follow(`/replay/${g.code}`) }, t("replay")));
+        actions.appendChild(exportLink(g.code));
         actions.appendChild(h("button", { type: "button", class: "danger", onclick: async () => {
           if (!confirm(t("confirm_delete", { code: g.code }))) return;
           try { await api(`/api/games/${g.code}`, { method: "DELETE" }); } catch (e) { toast(errorText(e)); }
@@ -161,6 +161,6 @@ export class StartPage {
       } catch (e) { toast(errorText(e)); }
     });
     list.appendChild(h("label", { class: "import row", for: "import-file" }, h("span", {}, t("import_record")), file));
-    r.append(solo, friends, list);
+    r.append(solo, info.mode === "offline" ? "" : friends, list);  // offline: every table is in this browser
   }
 }

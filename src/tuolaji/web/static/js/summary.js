@@ -4,8 +4,8 @@ import { t } from "./i18n.js";
 import { cardRow, suitText } from "./cards.js";
 import { h, toast } from "./dom.js";
 import { savedName } from "./api.js";
-import { follow } from "./nav.js";
-import { defaultName, levelText } from "./ui.js";
+import { follow, link, roomLink } from "./nav.js";
+import { defaultName, levelText, exportLink } from "./ui.js";
 
 /**
  * @typedef {import("./table.js").TablePage} TablePage
@@ -19,7 +19,7 @@ import { defaultName, levelText } from "./ui.js";
  */
 export function lobbyDialog(page) {
   const st = /** @type {StateMsg} */ (page.state);
-  const link = `${location.origin}/r/${page.code}`;
+  const share = roomLink(page.code);
   const seats = st.room.seats.map((s, i) => {
     const mine = page.me() === i;
     return h("li", { class: "lobby-seat" + (mine ? " mine" : "") },
@@ -29,8 +29,8 @@ export function lobbyDialog(page) {
   });
   return h("div", { class: "lobby", id: "lobby" },
     h("h2", { id: "dialog-title" }, t("lobby_title", { code: page.code })),
-    h("p", {}, t("share"), " ", h("code", { id: "share-link" }, link), " ",
-      h("button", { type: "button", class: "small", onclick: () => { navigator.clipboard && navigator.clipboard.writeText(link); toast(t("copied")); } }, t("copy"))),
+    share ? h("p", {}, t("share"), " ", h("code", { id: "share-link" }, share), " ",
+      h("button", { type: "button", class: "small", onclick: () => { navigator.clipboard && navigator.clipboard.writeText(share); toast(t("copied")); } }, t("copy"))) : null,
     h("p", { class: "muted" }, t("take_seat")),
     h("ul", { class: "lobby-seats" }, ...seats),
     st.you.host ? h("button", { type: "button", id: "btn-start", class: "primary big", onclick: () => page.send({ type: "start" }) }, t("start")) : h("p", {}, t("waiting_host")));
@@ -75,9 +75,9 @@ export function summaryDialog(page, s, over) {
   const ready = st.ready || [];
   const actions = h("div", { class: "dialog-actions" });
   if (over) {
-    actions.append(h("a", { class: "button primary", href: `/replay/${page.code}`, onclick: follow(`/replay/${page.code}`) }, t("replay")),
-      h("a", { class: "button", href: `/api/games/${page.code}/record`, download: `tuolaji-${page.code}.json` }, t("export")),
-      h("a", { class: "button", href: "/", onclick: follow("/") }, t("home")));
+    actions.append(h("a", { class: "button primary", href: link(`/replay/${page.code}`), onclick: follow(`/replay/${page.code}`) }, t("replay")),
+      exportLink(page.code),
+      h("a", { class: "button", href: link("/"), onclick: follow("/") }, t("home")));
   } else if (me !== null) {
     const done = ready.includes(me);
     actions.appendChild(h("button", { type: "button", id: "btn-next-round", class: "primary big", disabled: done, onclick: () => page.send({ type: "ready" }) }, t("next_round")));

@@ -6,7 +6,7 @@ import { t, lang } from "./i18n.js";
 import { cardRow, cardText, cardsText } from "./cards.js";
 import { h, swap, toast } from "./dom.js";
 import { token, setToken, savedName } from "./api.js";
-import { follow, go } from "./nav.js";
+import { follow, go, link, roomLink } from "./nav.js";
 import { openTransport } from "./transport.js";
 import { PHASE_KEYS, defaultName, langButton, seatPosition, trumpText } from "./ui.js";
 import { onHandKey, renderHand, selectCards, selectedCards } from "./hand.js";
@@ -129,7 +129,8 @@ export class TablePage {
         break;
       case "refused":
         if (this.hintText && this.hintText.endsWith("…")) this.hintText = null;
-        if (m.code === "no_room") { this.gone = true; this.root.innerHTML = ""; this.root.appendChild(h("p", { class: "gone" }, t("room_missing", { code: this.code }), " ", h("a", { href: "/" }, t("start_page")))); return; }
+        // a table that cannot be opened: gone, or (offline build) a damaged or foreign save
+        if (m.code === "no_room" || m.code === "bad_save" || m.code === "foreign_save") { this.gone = true; this.root.innerHTML = ""; this.root.appendChild(h("p", { class: "gone" }, m.code === "no_room" ? t("room_missing", { code: this.code }) : m.reason, " ", h("a", { href: link("/") }, t("start_page")))); return; }
         if (m.re !== undefined && m.re === this.pendingAction) this.pendingAction = null;
         this.coachMsg = { reason: m.reason, why: m.why, open: false, check: false };
         this.renderActions();
@@ -245,10 +246,10 @@ export class TablePage {
     const st = this.current();
     const v = st.view;
     const top = document.createElement("div");
-    const link = `${location.origin}/r/${this.code}`;
-    top.appendChild(h("a", { class: "home", href: "/", onclick: follow("/") }, "← ", t("home")));
+    const share = roomLink(this.code);
+    top.appendChild(h("a", { class: "home", href: link("/"), onclick: follow("/") }, "← ", t("home")));
     top.appendChild(h("span", { class: "room" }, `${t("room_code")} `, h("strong", { id: "room-code" }, this.code),
-      h("button", { type: "button", class: "small", title: link, onclick: () => { navigator.clipboard && navigator.clipboard.writeText(link); toast(t("copied")); } }, t("copy_link"))));
+      share ? h("button", { type: "button", class: "small", title: share, onclick: () => { navigator.clipboard && navigator.clipboard.writeText(share); toast(t("copied")); } }, t("copy_link")) : null));
     const teams = this.teamLabels().map((x) => h("span", { class: "team" + (x.mine ? " mine" : "") + (x.dealer ? " dealer" : "") },
       `${x.label} `, h("strong", {}, x.level)));
     top.appendChild(h("span", { class: "levels", id: "levels", "aria-label": t("levels") }, ...teams));

@@ -2,7 +2,8 @@
 // Small pieces every page shows: seat names, level and trump texts, the language button.
 import { t, lang, setLang } from "./i18n.js";
 import { suitText } from "./cards.js";
-import { h } from "./dom.js";
+import { h, toast, errorText } from "./dom.js";
+import { api } from "./api.js";
 
 /** @typedef {import("./wire").RoundView} RoundView */
 
@@ -60,4 +61,25 @@ export function langButton(onChange) {
     class: "lang", type: "button", "aria-label": lang() === "zh" ? "Switch to English" : "切换到中文",
     onclick: () => { setLang(lang() === "zh" ? "en" : "zh"); onChange(); },
   }, t("language"));
+}
+
+/**
+ * "Export": the game's record file, saved through the API (so the offline build, which has no
+ * server to link to, exports the same file).
+ * @param {string} code
+ */
+export function exportLink(code) {
+  const path = `/api/games/${code}/record`;
+  return h("a", { class: "button", href: path, "data-export": code, download: `tuolaji-${code}.json`, onclick: async (/** @type {Event} */ e) => {
+    e.preventDefault();
+    try {
+      const record = await api(path);
+      const url = URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" }));
+      const a = h("a", { href: url, download: `tuolaji-${code}.json` });
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch (err) { toast(errorText(err)); }
+  } }, t("export"));
 }

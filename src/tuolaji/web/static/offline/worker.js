@@ -1,9 +1,11 @@
 // The offline build's table server: Pyodide in a Web Worker running tuolaji's own Python rooms
-// (tuolaji.offline.host). The page talks to it through static/js/transport.js:
-//   page → worker  {kind: "request", id, method, path, body, token, lang} | {kind: "open", conn, code, lang}
-//                  {kind: "send", conn, text} | {kind: "close", conn}
-//   worker → page  {kind: "progress", stage, loaded, total} | {kind: "ready", timings} | {kind: "failed", message}
-//                  {kind: "response", id, text} | {kind: "table", conn, text} ("" = the table closed it)
+// (tuolaji.offline.host). The page talks to it through the client's two seams:
+//   the API (boot.js → api.js setApiHandler):
+//     page → worker {kind: "request", id, method, path, body, token, lang}; worker → page {kind: "response", id, text}
+//   tables (transport.js postMessageTransport), one connection per conn number:
+//     page → worker {conn, room, open: true} | {conn, msg} | {conn, close: true}
+//     worker → page {conn, open: true} | {conn, msg} | {conn, lost: true}
+//   loading: worker → page {kind: "progress", stage, loaded, total} | {kind: "ready", timings} | {kind: "failed", message}
 // Games are kept in IndexedDB ("tuolaji", stores "saves" and "meta"), written by the Python side.
 import { loadPyodide } from "../../pyodide/pyodide.mjs";
 
@@ -101,7 +103,8 @@ async function start() {
   pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/tuolaji-lib')");
   const db = await openDb();
   const startHost = pyodide.runPython("from tuolaji.offline.host import start; start");
-  host = startHost(saveStore(db), (conn, text) => postMessage({ kind: "table", conn, text }));
+  // the room's messages arrive as JSON text (as the server would send them); "" = closed
+  host = startHost(saveStore(db), (conn, text) => postMessage(text === "" ? { conn, lost: true } : { conn, msg: JSON.parse(text) }));
   mark("ready");
   postMessage({ kind: "ready", timings });
   unblock();
@@ -112,12 +115,13 @@ async function dispatch(m) {
     if (m.kind === "request") {
       const text = await host.request(m.method, m.path, m.body || "", m.token || "", m.lang || "en");
       postMessage({ kind: "response", id: m.id, text });
-    } else if (m.kind === "open") {
-      await host.open(m.conn, m.code, m.lang || "en");
-    } else if (m.kind === "send") {
-      await host.message(m.conn, m.text);
-    } else if (m.kind === "close") {
+    } else if (m.conn !== undefined && m.open) {
+      // the page's language comes with its "hello"; until then (a refusal to open) the browser's
+      if (await host.open(m.conn, m.room, navigator.language || "en")) postMessage({ conn: m.conn, open: true });
+    } else if (m.conn !== undefined && m.close) {
       host.close(m.conn);
+    } else if (m.conn !== undefined && m.msg) {
+      await host.message(m.conn, JSON.stringify(m.msg));
     }
   } catch (e) {
     console.error(e);
