@@ -95,7 +95,7 @@ def test_a_server_export_imports_and_a_bad_file_is_refused() -> None:
     _, info = call(host, "GET", f"/api/games/{data['code']}")
     assert info["status"] == "lobby" and info["rounds"] == 1
     status, bad = call(host, "POST", "/api/import", '{"format": "tuolaji-record", "events": 3}', lang="zh")
-    assert status == 400 and bad["code"] == "bad_record" and "牌局记录" in bad["error"]
+    assert status == 400 and bad["code"] == "bad_record" and "牌谱文件" in bad["error"]
     assert len(saves.saves) == 1, "a refused import adds nothing"
 
 
@@ -110,7 +110,7 @@ def test_unknown_api_paths_are_refused() -> None:
     host, _, _ = new_host()
     assert call(host, "GET", "/api/nothing")[0] == 404
     assert call(host, "GET", "/elsewhere")[0] == 404
-    assert call(host, "GET", "/api/games/ZZZZZ")[1]["code"] == "no_room"
+    assert call(host, "GET", "/api/games/ZZZZZ")[1]["code"] == "no_game"
 
 
 def test_the_packed_package_imports_without_the_servers_dependencies(tmp_path: Path) -> None:

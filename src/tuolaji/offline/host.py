@@ -28,26 +28,25 @@ from .. import __version__
 from ..engine.match import Match
 from ..record import RecordError, from_record, to_record
 from ..ruleset import PRESETS, RuleSetError
-from ..server.api import export_record, parse_rules, rules_schema
+from ..server.api import export_record, parse_rules, record_to_continue, rules_schema
+from ..server.limits import Limits
 from ..server.protocol import DIFFICULTIES, SPEEDS, MessageError, reason_text, validate_settings
 from ..server.room import Conn, Room, Seat, hash_token, new_token, replay_frames
+from ..server.rules_text import rules_error_text
+from ..validate import TextError, check_text
 
 log = logging.getLogger("tuolaji.offline")
 SAVE_FORMAT = "tuolaji-browser-save"
 SAVE_VERSION = 1
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # the server's: no 0/O/1/I/L
-MAX_IMPORT = 20_000_000
+LIMITS = Limits()  # the server's defaults: the largest record to import, its rounds
 
+# the browser's own refusals; the rest are the server's (protocol.reason_text)
 TEXTS = {
-    "no_room": {"en": "no such game", "zh": "没有这局游戏"},
     "bad_save": {"en": "this saved game cannot be read ({detail}); it was left as it is",
                  "zh": "这个存档无法读取（{detail}），已原样保留"},
     "foreign_save": {"en": "this save was not made by this game (or by a newer version); it was left as it is",
                      "zh": "这个存档不是本游戏（或更新的版本）保存的，已原样保留"},
-    "bad_record": {"en": "not a game record this program can load: {detail}",
-                   "zh": "这不是本程序能读取的牌局记录：{detail}"},
-    "too_big": {"en": "that file is too large", "zh": "文件太大"},
-    "not_yours": {"en": "only a player of this game may delete it", "zh": "只有这局的玩家才能删除它"},
     "not_found": {"en": "no such page", "zh": "没有这个页面"},
 }
 
@@ -62,9 +61,12 @@ class Saves(Protocol):
 
 
 class HostError(Exception):
+    """A refusal: HTTP-like status, code, and the text in the player's language."""
+
     def __init__(self, status: int, code: str, lang: str, **detail: Any) -> None:
         self.status, self.code = status, code
-        super().__init__(TEXTS[code]["zh" if lang == "zh" else "en"].format(**detail))
+        own = TEXTS.get(code)
+        super().__init__(own["zh" if lang == "zh" else "en"].format(**detail) if own else reason_text(code, lang, **detail))
 
 
 def save_document(room: Room) -> dict[str, Any]:
@@ -163,7 +165,7 @@ class OfflineHost:
         if room is None:
             text = await self.saves.get(code)
             if not text:
-                raise HostError(404, "no_room", lang)
+                raise HostError(404, "no_game", lang)
             room = self.rooms.get(code) or room_from_save(text, lang)  # another await may have loaded it
             self.rooms[code] = room
         return room
@@ -216,7 +218,7 @@ class OfflineHost:
         if rest == ["games"] and method == "GET":
             return 200, {"games": await self.list_games(token)}
         if rest == ["games"] and method == "POST":
-            return await self.create_game(body, token)
+            return await self.create_game(body, token, lang)
         if rest == ["import"] and method == "POST":
             return await self.import_record(body, token, lang)
         if len(rest) >= 2 and rest[0] == "games":
@@ -254,23 +256,30 @@ class OfflineHost:
             g["mine"] = tokens.index(h) if h and h in tokens else None
         return out
 
-    async def create_game(self, body: str, token: str) -> tuple[int, Any]:
+    async def create_game(self, body: str, token: str, lang: str) -> tuple[int, Any]:
+        """A new game, checked as the server checks it (``server/app.py`` create_game)."""
         try:
             spec = json.loads(body or "{}")
             if not isinstance(spec, dict):
-                return 400, {"error": "send a JSON object", "code": "bad_request"}
+                raise HostError(400, "not_object", lang)
             rs = parse_rules(spec.get("rules"))
             settings = validate_settings(spec)
             seat = spec.get("seat", 0)
             if seat is not None and (type(seat) is not int or not 0 <= seat < rs.players):
-                return 400, {"error": f"there is no seat {seat!r}", "code": "bad_seat"}
+                raise HostError(400, "bad_seat", lang, seat=seat)
             name = spec.get("name") or ""
-            if not isinstance(name, str) or len(name) > 24:
-                return 400, {"error": "a name has at most 24 characters", "code": "bad_name"}
+            try:
+                check_text(name, field="name", max_len=24)
+                check_text(rs.name, field="rules.name", max_len=64)
+            except TextError:
+                raise HostError(400, "bad_name", lang) from None
             match = Match(rules=rs)
-        except (RuleSetError, MessageError, ValueError) as exc:
-            msg = exc.message("en") if isinstance(exc, MessageError) else str(exc)
-            return 400, {"error": msg, "code": "bad_rules" if isinstance(exc, RuleSetError) else "bad_request"}
+        except RuleSetError as exc:
+            return 400, {"error": rules_error_text(exc, lang), "code": "bad_rules"}
+        except MessageError as exc:
+            return 400, {"error": exc.message(lang), "code": exc.code}
+        except json.JSONDecodeError:
+            raise HostError(400, "not_object", lang) from None
         made = None
         if not token or len(token) > 64:
             token = made = new_token()
@@ -295,18 +304,22 @@ class OfflineHost:
             await room.stop()
             self.rooms.pop(code, None)
         elif not await self.saves.get(code):
-            raise HostError(404, "no_room", lang)
+            raise HostError(404, "no_game", lang)
         # a damaged save can always be deleted: that is how a player gets rid of it
         await self.saves.delete(code)
         return 200, {"ok": True}
 
     async def import_record(self, body: str, token: str, lang: str) -> tuple[int, Any]:
-        if len(body) > MAX_IMPORT:
-            raise HostError(413, "too_big", lang)
+        """A record file → a new game; like the server, an unfinished game keeps its finished
+        rounds only and deals on from a fresh secret seed (``server/api.py`` record_to_continue)."""
+        if len(body.encode()) > LIMITS.max_import_bytes:
+            raise HostError(413, "file_too_big", lang)
         try:
-            match = from_record(body)
-        except (RecordError, RuleSetError, ValueError) as exc:
-            raise HostError(400, "bad_record", lang, detail=str(exc)) from None
+            match = from_record(record_to_continue(body, max_rounds=LIMITS.max_import_rounds))
+        except RuleSetError as exc:
+            raise HostError(400, "bad_record", lang, why=rules_error_text(exc, lang)) from None
+        except (RecordError, ValueError) as exc:
+            raise HostError(400, "bad_record", lang, why=str(exc)) from None
         room = Room(await self.new_code(), match, host=hash_token(token) if token else None,
                     status="finished" if match.over else "lobby")
         await self.add(room)
@@ -320,8 +333,8 @@ class OfflineHost:
         try:
             room = await self.get(code, lang)
         except HostError as exc:
-            reason = reason_text("no_room", lang, room=code[:8]) if exc.code == "no_room" else str(exc)
-            self.send(conn_id, json.dumps({"type": "refused", "code": exc.code, "reason": reason}, ensure_ascii=False))
+            refusal = ("no_room", reason_text("no_room", lang, room=code[:8])) if exc.code == "no_game" else (exc.code, str(exc))
+            self.send(conn_id, json.dumps({"type": "refused", "code": refusal[0], "reason": refusal[1]}, ensure_ascii=False))
             self.send(conn_id, "")  # closed
             return False
         conn = Conn(send=lambda text: self.send(conn_id, text), lang=lang)
