@@ -8,6 +8,8 @@ import asyncio
 import json
 import subprocess
 import sys
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -40,9 +42,15 @@ class DictSaves:
         self.meta.pop(code, None)
 
 
+def run(coro: Coroutine[Any, Any, Any]) -> Any:
+    """Run on a thread of its own: a browser test's Playwright may hold this thread's event loop."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 def call(host: OfflineHost, method: str, path: str, body: Any = None, token: str = "", lang: str = "en") -> tuple[int, Any]:
     text = body if isinstance(body, str) else json.dumps(body) if body is not None else ""
-    answer = json.loads(asyncio.run(host.request(method, path, text, token, lang)))
+    answer = json.loads(run(host.request(method, path, text, token, lang)))
     return answer["status"], answer["data"]
 
 
@@ -77,7 +85,7 @@ def test_damaged_and_foreign_saves_are_refused_in_the_players_language_and_kept(
     assert status == 422 and data["code"] == "foreign_save" and "不是本游戏" in data["error"]
     assert call(host, "GET", "/api/games/NEWER")[1]["code"] == "foreign_save"
     assert "BADXX" in saves.saves and "OTHER" in saves.saves, "a refused save is left as it is"
-    asyncio.run(host.open(1, "BADXX", "en"))  # the table says so too, then closes
+    run(host.open(1, "BADXX", "en"))  # the table says so too, then closes
     refused = json.loads(sent[0][1])
     assert refused["type"] == "refused" and refused["code"] == "bad_save" and sent[1] == (1, "")
     assert call(host, "GET", f"/api/games/{made['code']}")[0] == 200, "the other games still open"
