@@ -133,3 +133,29 @@ def test_the_packed_package_imports_without_the_servers_dependencies(tmp_path: P
             "assert 'starlette' not in sys.modules and 'rich' not in sys.modules")
     # -S: no site-packages, as in Pyodide, where only the standard library is there
     subprocess.run([sys.executable, "-S", "-c", code, str(zipped), str(tmp_path / "lib")], check=True, timeout=60)
+
+
+def test_a_table_opened_in_the_worker_speaks_the_servers_protocol() -> None:
+    host, saves, sent = new_host()
+    _, made = call(host, "POST", "/api/games", {"seat": 0, "speed": "instant", "difficulty": "easy"})
+
+    async def session() -> list[dict[str, Any]]:
+        assert await host.open(7, made["code"], "zh-CN")
+        await host.message(7, json.dumps({"type": "hello", "token": made["token"], "lang": "en"}))
+        for _ in range(200):  # the room's driver deals; the page gets its state
+            await asyncio.sleep(0.01)
+            if any(json.loads(t).get("type") == "state" for c, t in sent if c == 7 and t):
+                break
+        await host.message(7, json.dumps({"type": "play", "cards": ["S2"], "seat": 1}))
+        await asyncio.sleep(0.05)
+        room = host.rooms[made["code"]]
+        host.close(7)
+        await room.stop()
+        return [json.loads(t) for c, t in sent if c == 7 and t]
+
+    msgs = run(session())
+    assert msgs[0]["type"] == "welcome" and msgs[0]["seat"] == 0
+    state = next(m for m in msgs if m["type"] == "state")
+    assert state["you"]["seat"] == 0 and state["view"]["hand"] is not None
+    refused = [m for m in msgs if m["type"] == "refused"]
+    assert refused and refused[-1]["code"] == "not_your_seat", "another seat's action is refused, as on the server"
