@@ -89,24 +89,31 @@ def test_a_reload_mid_round_resumes_the_same_game(context: Any, static_server: S
     page.locator(f"[data-resume='{code}']").wait_for()
 
 
-def test_a_second_visit_with_the_network_cut_starts_and_plays(context: Any, static_server: StaticServer) -> None:
+def test_a_second_visit_with_the_network_cut_resumes_and_plays(context: Any, static_server: StaticServer) -> None:
+    """The seed's "done when": play, close, come back with no network, the same game goes on."""
     page = context.new_page()
-    page.goto(static_server.url + "/")
-    booted(page)
-    page.wait_for_function("async () => { const r = await navigator.serviceWorker.ready; return !!r.active; }",
-                           timeout=60_000)
-    page.wait_for_function("() => !!navigator.serviceWorker.controller || true")
+    code = start_game(page, static_server.url)
+    page.wait_for_function("async () => !!(await navigator.serviceWorker.ready).active", timeout=60_000)
+    page.wait_for_timeout(1500)  # the computer players move until it is this player's turn
+    before = sorted(hand(page))
+    page.wait_for_timeout(1500)  # saved
+    page.close()
     static_server.stop()  # nothing answers any more
     context.set_offline(True)
     try:
-        page.reload()
+        page = context.new_page()
+        page.goto(static_server.url + "/")  # from the service worker's cache
         timings = booted(page)
         assert timings["timings"]["ready"] > 0
-        page.select_option("#speed", "instant")
-        page.select_option("#difficulty", "easy")
-        page.click("#btn-new-game")
+        page.locator(f"[data-resume='{code}']").click()
         page.locator("#hand .hand-card").first.wait_for()
+        wait_js(page, "n => document.querySelectorAll('#hand .hand-card').length === n", len(before))
+        assert sorted(hand(page)) == before, "the same game, as it was left"
         play_until([page], lambda: phase(page) == "play" and len(hand(page)) <= 20)
+        page.goto(static_server.url + "/#/")  # and a new game starts offline too
+        page.click("#btn-new-game")
+        page.wait_for_function(f"() => location.hash.startsWith('#/r/') && !location.hash.endsWith('{code}')")
+        page.locator("#hand .hand-card").first.wait_for()
     finally:
         context.set_offline(False)
 
