@@ -181,3 +181,22 @@ def test_damaged_and_foreign_saves_are_refused_and_nothing_else_is_lost(context:
     page.locator("tr[data-code='BADXX']").wait_for(state="detached")
     page.locator(f"[data-resume='{code}']").click()
     page.locator("#hand .hand-card").first.wait_for()
+
+
+def test_the_app_is_installable_and_brings_its_chinese_font(context: Any, static_server: StaticServer) -> None:
+    page = context.new_page()
+    page.goto(static_server.url + "/")
+    booted(page)
+    page.wait_for_function("async () => !!(await navigator.serviceWorker.ready).active", timeout=60_000)
+    cdp = context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert not manifest.get("errors"), manifest.get("errors")
+    assert json.loads(manifest["data"])["name"] == "拖拉机"
+    # what Chromium checks before it offers "Install": manifest, icons, service worker, secure origin
+    # (Playwright's contexts are incognito profiles, where Chromium never installs: that one is expected)
+    errors = [e["errorId"] for e in cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]]
+    assert errors == ["in-incognito"], errors
+    # the subset font comes from the build and has the UI's characters
+    faces = page.evaluate("async () => (await document.fonts.load(\"16px 'Tuolaji CJK'\", '拖拉机 主牌 叫牌')).length")
+    assert faces == 1
+    assert page.evaluate("() => document.fonts.check(\"16px 'Tuolaji CJK'\", '拖拉机')")
