@@ -183,7 +183,7 @@ def test_declaring_during_the_deal(srv: LiveServer, context: Any) -> None:
     button.wait_for(timeout=30_000)
     assert phase(page) == "deal"
     button.click()
-    wait_js(page, "() => [...document.querySelectorAll('#log li')].some(li => li.textContent.includes('North (you) declares'))"
+    wait_js(page, "() => [...document.querySelectorAll('#log li')].some(li => li.textContent.includes('South (you) declares'))"
                   " || document.querySelector('#refusal')")
 
 

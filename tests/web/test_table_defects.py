@@ -3,9 +3,11 @@ reload, seat names relative to the viewer, double clicks, auto-play, replay and 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
 pytest.importorskip("starlette")
@@ -36,3 +38,140 @@ def test_the_log_survives_a_reload(srv: LiveServer, context: Any) -> None:
     page.locator("#log li").first.wait_for()
     after = log_lines(page)
     assert after[-len(before):] == before, (before, after)
+
+
+def seat_label(page: Any, pos: str) -> tuple[str, str]:
+    el = page.locator(f".felt .seat[data-pos='{pos}']")
+    return str(el.get_attribute("data-seat")), el.locator(".seat-name").inner_text()
+
+
+def test_seats_are_named_as_the_viewer_sees_them(srv: LiveServer, browser: Any) -> None:
+    host_ctx = browser.new_context(locale="en-US")
+    guest_ctx = browser.new_context(locale="zh-CN")
+    try:
+        host, guest = host_ctx.new_page(), guest_ctx.new_page()
+        host.goto(srv.url + "/")
+        host.select_option("#speed", "slow")
+        host.click("#btn-create-room")
+        host.locator("#lobby").wait_for()
+        guest.goto(host.locator("#share-link").inner_text())
+        guest.click("[data-sit='1']")
+        host.locator("[data-sit]").first.wait_for()
+        host.wait_for_function("() => document.querySelectorAll('[data-sit]').length === 2")
+        host.click("#btn-start")
+        guest.locator(".felt .seat[data-pos='left']").wait_for()
+        host.locator(".felt .seat[data-pos='left']").wait_for()
+        # the guest in seat 1: 我 at the bottom, 下家 (seat 2) on the right, 对家 across, 上家 (the host) on the left
+        assert seat_label(guest, "bottom")[0] == "1" and seat_label(guest, "bottom")[1].startswith("我")
+        assert seat_label(guest, "right")[0] == "2" and seat_label(guest, "right")[1].startswith("下家")
+        assert seat_label(guest, "top")[0] == "3" and seat_label(guest, "top")[1].startswith("对家")
+        assert seat_label(guest, "left")[0] == "0" and seat_label(guest, "left")[1].startswith("上家")
+        # the host in seat 0, in English: the compass follows the screen, the host at South
+        assert seat_label(host, "bottom")[0] == "0" and seat_label(host, "bottom")[1].startswith("South (you)")
+        assert seat_label(host, "right")[0] == "1" and seat_label(host, "right")[1].startswith("East")
+        assert seat_label(host, "left")[0] == "3" and seat_label(host, "left")[1].startswith("West")
+    finally:
+        host_ctx.close()
+        guest_ctx.close()
+
+
+def test_double_clicks_start_one_game_and_play_once(srv: LiveServer, context: Any) -> None:
+    page = context.new_page()
+    page.goto(srv.url + "/")
+    page.select_option("#speed", "fast")
+    page.select_option("#difficulty", "easy")
+    before = len(httpx.get(srv.url + "/api/games").json()["games"])
+    page.dblclick("#btn-new-game")
+    page.wait_for_url("**/r/*")
+    page.locator("#hand .hand-card").first.wait_for()
+    page.wait_for_timeout(500)
+    assert len(httpx.get(srv.url + "/api/games").json()["games"]) == before + 1, "one press, one game"
+    play_until([page], lambda: phase(page) == "play" and my_turn(page), timeout=120)
+    n = len(hand(page))
+    page.locator("#btn-hint").click()
+    page.locator("#hand .hand-card.selected").first.wait_for()
+    page.locator("#btn-play:not([disabled])").dblclick()
+    page.wait_for_function("n => document.querySelectorAll('#hand .hand-card').length < n", arg=n)
+    page.wait_for_timeout(400)
+    assert page.locator("#refusal").count() == 0, page.locator("#refusal").all_inner_texts()
+
+
+def test_auto_play_says_so_and_the_summary_waits(srv: LiveServer, context: Any) -> None:
+    page = context.new_page()
+    new_game(page, srv.url, speed="fast")  # the next round starts by itself after a short break
+    page.click("#btn-autoplay")
+    page.locator("#status.autoplay").wait_for()
+    assert "Auto-play" in page.locator("#status").inner_text()
+    assert page.locator("#btn-autoplay-off").is_visible()
+    # the round ends and the next starts by itself; the summary stays until closed
+    page.wait_for_function("() => document.querySelector('.topbar .round').textContent.includes('2')", timeout=120_000)
+    assert page.locator("#summary").is_visible()
+    assert "Round 1" in page.locator("#summary h2").inner_text()
+    page.click("#btn-summary-close")
+    page.locator("#summary").wait_for(state="detached")
+    # the round counts in the player's statistics on the start page
+    page.goto(srv.url + "/")
+    row = page.locator("#stats tbody tr").first
+    row.wait_for()
+    assert "/ 1" in row.inner_text() or "/ 2" in row.inner_text(), row.inner_text()
+
+
+def test_play_mode_says_how_to_serve_the_network(tmp_path: Any, context: Any) -> None:
+    with LiveServer(tmp_path / "g.sqlite3", mode="play") as play:
+        page = context.new_page()
+        page.goto(play.url + "/")
+        text = page.locator("#lan").inner_text()
+        assert "tuolaji serve" in text and "http://" not in text, text
+
+
+def test_replay_shows_the_top_bar_and_stays_usable_and_delete_is_for_players(srv: LiveServer, browser: Any) -> None:
+    ctx = browser.new_context(locale="en-US")
+    page = ctx.new_page()
+    code = new_game(page, srv.url)
+    play_until([page], lambda: phase(page) == "between")
+    page.goto(srv.url + f"/replay/{code}")
+    page.locator("#rp-next").wait_for()
+    page.locator(".replay-table #trump").wait_for()
+    assert page.locator(".replay-table #points").is_visible()
+    for _ in range(3):
+        page.click("#rp-next-trick")
+    for _ in range(40):  # to the end of the round, where a summary used to cover the buttons
+        if page.locator("#replay-result").count():
+            break
+        page.click("#rp-next-trick")
+    page.locator("#replay-result").wait_for()
+    page.click("#rp-prev", timeout=5000)
+    page.click("#rp-next", timeout=5000)
+    # the start page offers Delete on my games only
+    other = browser.new_context(locale="en-US")
+    stranger = other.new_page()
+    stranger.goto(srv.url + "/")
+    stranger.locator(f"tr[data-code='{code}']").wait_for()
+    assert stranger.locator(f"[data-delete='{code}']").count() == 0
+    page.goto(srv.url + "/")
+    page.locator(f"[data-delete='{code}']").wait_for()
+    other.close()
+    ctx.close()
+
+
+def test_the_chinese_start_page_and_table_speak_chinese(srv: LiveServer, browser: Any) -> None:
+    ctx = browser.new_context(locale="zh-CN")
+    page = ctx.new_page()
+    page.goto(srv.url + "/")
+    page.click(".rules-details summary")
+    texts = page.eval_on_selector_all(".rules-panel option, .rules-panel .rule span, #preset-about",
+                                      "els => els.map(e => e.textContent)")
+    english = [x for x in texts if re.search(r"[A-Za-z]{3,}", x) and x not in ("Titanic",)]
+    assert not english, english
+    assert not any("种子" in x for x in texts)
+    page.fill("#rule-decks", "9")
+    page.locator("#rule-decks").dispatch_event("change")
+    page.locator(".rules-msg.bad").wait_for()
+    msg = page.locator(".rules-msg.bad").inner_text()
+    assert "几副牌" in msg and not re.search(r"[A-Za-z]{3,}", msg), msg
+    page.goto(srv.url + "/")  # back to playable rules
+    page.select_option("#speed", "slow")
+    page.click("#btn-new-game")
+    page.locator("#deal-info").wait_for()
+    assert "已发" in page.locator("#deal-info").inner_text()
+    ctx.close()

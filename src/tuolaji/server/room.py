@@ -105,6 +105,7 @@ class Conn:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
     chat_at: float = 0.0  # when this client last said something
+    summary_round: int = 0  # the last round whose summary this client was sent
 
     def push(self, msg: dict[str, Any]) -> None:
         self.outbox.append(msg)
@@ -761,7 +762,10 @@ class Room:
         state["timer_ms"] = None if deadline is None else max(0, int((deadline - time.monotonic()) * 1000))
         if seat is not None and not self.between and self.status == "playing":
             state["options"] = self._options(rnd, seat)
-        if self.between or (match.over and match.rounds):
+        if self.between or (match.over and match.rounds) or conn.summary_round != len(match.rounds):
+            # between rounds, and once to each connection after a round ended: states are coalesced,
+            # so a page could otherwise miss a short break (auto-play) and never see the summary
+            conn.summary_round = len(match.rounds)
             state["summary"] = self.summary(seat, conn.lang)
             state["ready"] = sorted(self.ready)
         start, end = conn.cursor, len(match.events)

@@ -1,5 +1,6 @@
 // @ts-check
 // The HTTP API and what the browser keeps: the player's token and name.
+import { lang } from "./i18n.js";
 // setApiHandler() swaps the network for another implementation (an offline build answers in-page).
 
 /**
@@ -15,7 +16,8 @@ export function savedName() { return localStorage.getItem("tuolaji.name") || "";
 /** @type {ApiHandler} */
 async function fetchApi(path, opts) {
   /** @type {Record<string, string>} */
-  const headers = Object.assign({ "X-Tuolaji-Token": token() }, opts.headers || {});
+  // the page's language, so the server's refusals are in it (not the browser's preference)
+  const headers = Object.assign({ "X-Tuolaji-Token": token(), "X-Tuolaji-Lang": lang() }, opts.headers || {});
   let body = opts.body;
   if (body !== undefined && typeof body !== "string") {
     body = JSON.stringify(body);

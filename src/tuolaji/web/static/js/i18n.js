@@ -60,6 +60,21 @@ const STRINGS = {
     start_page: "Start page", you_are: "You are {name}", players: "Players", cards_left: "{n} cards",
     none: "none", from_kitty: "from the kitty", lang_name: "English",
     rounds_n: "{n} rounds", unknown: "unknown",
+    lan_serve: "This table runs on this computer only. To play with friends on the network, stop it (Ctrl+C) and start it with “{cmd}”: it prints the addresses they open.",
+    autoplay_banner: "Auto-play (托管) is on: the computer plays for you.", dealt_n: "{n} cards dealt",
+    scored: "Attackers' cards", points_left: "Points still in play", counter: "Cards out", counter_title: "Card counter: cards nobody has played that you cannot see",
+    counter_setting: "Card counter", sound: "Sound", motion: "Animation", hand_sort: "Trump in hand", trump_right: "at the right", trump_left: "at the left",
+    four_colour: "Four-colour suits", called_card: "Called card", friend_unknown: "Friend not revealed yet", unknown_side: "?",
+    failed_throw_title: "Failed throw", failed_throw: "{name} tried {tried}; {beaten}. Played instead: {cards}.", failed_throw_penalty: " Penalty: {p} points.",
+    failed_beaten: "another hand holds a higher combination", throw_warning: "A throw: it fails if another player holds a higher card or combination in that suit.",
+    stats: "Your statistics", stats_none: "No rounds played yet.", stats_rules: "Rules", stats_rounds: "Rounds won", stats_matches: "Matches won",
+    stats_levels: "Levels gained", stats_streak: "Best run",
+    rules_help: "Rules", help_title: "The rules of this table", help_examples: "Examples",
+    help_pair: "A pair: two identical cards.", help_tractor: "A tractor: pairs of consecutive rank in one suit (or in trump).",
+    help_throw: "A throw: several top cards of one suit led together; it fails if another player can beat a part of it.",
+    chat: "Chat", chat_send: "Send", chat_placeholder: "Say something", quick_phrases: "Good game!|Nice play!|Hurry up, please|Oops!|Thanks!",
+    password: "Room password (optional)", password_ask: "This room has a password:", kick: "Remove", kick_confirm: "Give {name}'s seat to the computer?",
+    summary_close: "Close", last_rules: "your last rules", dismiss: "Close",
   },
   zh: {
     title: "拖拉机", subtitle: "升级 · 80分 · Tractor", home: "首页",
@@ -118,34 +133,21 @@ const STRINGS = {
     start_page: "首页", you_are: "你是 {name}", players: "玩家", cards_left: "{n} 张",
     none: "无", from_kitty: "来自底牌", lang_name: "中文",
     rounds_n: "{n} 局", unknown: "未知",
-  },
-};
-
-export const SETTING_LABELS = {
-  en: {
-    decks: "Decks", players: "Players", hand_size: "Hand size", kitty_size: "Kitty size",
-    declare_style: "Declaring", suit_order_overrides: "Suit order breaks ties (♠>♥>♣>♦)",
-    self_override: "May override own declaration", pair_locks: "A declared pair locks trump",
-    override_after_bury: "Override after the bury (反主炒底)", first_round_dealer: "First-round dealer",
-    no_declaration: "Nobody declared", first_round_no_declaration: "Nobody declared in round 1",
-    redeal_request: "Weak hand may ask for a redeal", redeal_request_max_points: "Redeal: at most points",
-    override_count_multiplies_stake: "Overrides multiply the stake", notrump_level_tractor: "No-trump: level pair + LJ LJ is a tractor",
-    throw_penalty: "Failed throw penalty", throw_penalty_points: "Penalty points", kitty_multiplier: "Kitty multiplier",
-    scoring_table: "Scoring table", level_cap: "Most levels per round", scale_with_decks: "Scale scoring with decks",
-    match_end: "Match end", must_defend: "Levels that must be defended", match_rounds: "Rounds", match_minutes: "Minutes",
-    start_level: "Start level", partnership: "Partners", name: "Name",
-  },
-  zh: {
-    decks: "几副牌", players: "人数", hand_size: "每人张数", kitty_size: "底牌张数",
-    declare_style: "亮主方式", suit_order_overrides: "同级按花色比大小（♠>♥>♣>♦）",
-    self_override: "可以反自己的主", pair_locks: "亮对定主", override_after_bury: "扣底后反主（反主炒底）",
-    first_round_dealer: "首局庄家", no_declaration: "无人亮主时", first_round_no_declaration: "首局无人亮主时",
-    redeal_request: "牌太差可要求重发（暴动）", redeal_request_max_points: "重发：最多分数",
-    override_count_multiplies_stake: "反主次数翻倍", notrump_level_tractor: "无主：级牌对+小王对算拖拉机",
-    throw_penalty: "甩牌失败罚分", throw_penalty_points: "罚分", kitty_multiplier: "抠底倍数",
-    scoring_table: "升级表", level_cap: "每局最多升级", scale_with_decks: "按副数调整分数线",
-    match_end: "比赛结束", must_defend: "必打级", match_rounds: "局数", match_minutes: "分钟",
-    start_level: "起始级", partnership: "搭档", name: "名称",
+    lan_serve: "这个牌桌只在本机可用。要和局域网里的朋友玩，请先停止（Ctrl+C），再用 “{cmd}” 启动：它会显示朋友要打开的地址。",
+    autoplay_banner: "托管中：电脑正在替你出牌。", dealt_n: "已发 {n} 张",
+    scored: "闲家得分牌", points_left: "场上剩余分", counter: "剩余牌", counter_title: "记牌器：还没出、你也看不到的牌",
+    counter_setting: "记牌器", sound: "声音", motion: "动画", hand_sort: "主牌位置", trump_right: "在右边", trump_left: "在左边",
+    four_colour: "四色花色", called_card: "叫的牌", friend_unknown: "朋友还没现身", unknown_side: "?",
+    failed_throw_title: "甩牌失败", failed_throw: "{name} 甩 {tried}，{beaten}。改出：{cards}。", failed_throw_penalty: "罚 {p} 分。",
+    failed_beaten: "别家有更大的牌", throw_warning: "这是甩牌：如果别家在这门有更大的牌或牌型，甩牌会失败。",
+    stats: "你的战绩", stats_none: "还没有打过的局。", stats_rules: "规则", stats_rounds: "赢的局数", stats_matches: "赢的比赛",
+    stats_levels: "升的级数", stats_streak: "最长连胜",
+    rules_help: "规则", help_title: "本桌规则", help_examples: "例子",
+    help_pair: "对子：两张完全相同的牌。", help_tractor: "拖拉机：同一门（或主牌中）相连的对子。",
+    help_throw: "甩牌：同一门的几手大牌一起出；如果别家能管住其中一部分，甩牌失败。",
+    chat: "聊天", chat_send: "发送", chat_placeholder: "说点什么", quick_phrases: "打得好！|好牌！|快点吧|哎呀！|谢谢！",
+    password: "房间密码（可不填）", password_ask: "这个房间有密码：", kick: "移出", kick_confirm: "把 {name} 的座位交给电脑？",
+    summary_close: "关闭", last_rules: "你上次的规则", dismiss: "关闭",
   },
 };
 
@@ -171,24 +173,4 @@ export function t(key, vars = {}) {
   let s = table[key] ?? STRINGS.en[key] ?? key;
   for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
   return s;
-}
-
-export function settingLabel(name) {
-  return (SETTING_LABELS[current] || SETTING_LABELS.en)[name] || name.replace(/_/g, " ");
-}
-
-// Preset names and summaries in Chinese; English uses the preset's own name and description.
-export const PRESETS_ZH = {
-  "classic": ["经典", "默认玩法（种子 000 A、001、002）：两副牌，固定对家，亮级牌定主，对子反单张，对王无主；抠底单张×2、对子×4、拖拉机×2·2ⁿ；过A获胜。"],
-  "bianfeng-fixed": ["边锋·定", "边锋“定”字房（种子 000 C）：级牌带同色王亮主，扣底后可反主炒底，首局反主反打，闲家牌少于15分可暴动，每局最多升6级，甩牌失败扣一半底金，过A循环。"],
-  "bianfeng-friend": ["边锋·寻", "边锋“寻”字房（种子 000 C、001）：边锋规则加挑选对家：庄家拿底后叫一张牌，持有者为对家（庄家两张都有则一打三），级别按人计，过A循环。"],
-  "competition": ["比赛", "比赛规则（种子 003，及种子 004 附录）：限时30分钟，级别高者胜，同级先到者胜；拖拉机抠底×16；无主时只有大小王对算拖拉机。"],
-  "super-four-deck": ["超级拖拉机", "超级拖拉机（种子 004）：四副牌，每人52张、底牌8张；反主按大王>小王>黑桃>红桃>梅花>方片，扣底后可反主，无人亮主翻底牌第三张，连对抠底×4×对数，细分升级表，过A循环。"],
-  "three-deck": ["三副牌", "三副牌（种子 000、001）：每人39张、底牌6张；有三张和Titanic（相邻三张连），三张抠底×6，Titanic×2·3ⁿ；共300分，分数线×1.5。"],
-  "one-deck": ["一副牌", "一副牌（升级／40分，种子 002）：每人12张、底牌6张；没有对子和拖拉机；共100分，分数线减半。"],
-};
-
-export function presetLabel(name, description) {
-  const zh = current === "zh" ? PRESETS_ZH[name] : null;
-  return zh ? { name: zh[0], description: zh[1] } : { name, description };
 }

@@ -85,10 +85,11 @@ export class ReplayPage {
     r.innerHTML = "";
     if (!this.data) return;
     const data = this.data;
-    const names = (data.names || []).map((n, i) => n || defaultName(i, data.players));
+    const names = (data.names || []).map((n, i) => n || defaultName(i, data.players, this.seat));
+    const seatNames = (data.names || []).map((n, i) => n || defaultName(i, data.players));
     const roundSel = h("select", { id: "replay-round", "aria-label": t("replay_round") }, ...Array.from({ length: this.rounds }, (_, k) => h("option", { value: k + 1, selected: k + 1 === this.round }, t("round_n", { n: k + 1 }))));
     roundSel.addEventListener("change", () => { this.round = parseInt(roundSel.value, 10); this.load(); });
-    const seatSel = h("select", { id: "replay-seat", "aria-label": t("replay_seat") }, ...names.map((n, k) => h("option", { value: k, selected: k === this.seat }, n)), h("option", { value: "spectator", selected: this.seat === null }, t("spectator")));
+    const seatSel = h("select", { id: "replay-seat", "aria-label": t("replay_seat") }, ...seatNames.map((n, k) => h("option", { value: k, selected: k === this.seat }, n)), h("option", { value: "spectator", selected: this.seat === null }, t("spectator")));
     seatSel.addEventListener("change", () => { this.seat = seatSel.value === "spectator" ? null : parseInt(seatSel.value, 10); this.load(); });
     const frames = data.frames;
     const frame = frames[this.i];
@@ -122,16 +123,16 @@ export class ReplayPage {
       room: {
         code: this.code, status: "playing", host: false, rules: "", spectators: 0,
         seats: names.map((n, i) => ({ name: n, human: true, connected: true, autoplay: false, bot: false, team: summary ? summary.teams[i] : i % 2 })),
-        settings: { speed: null, timer: null, difficulty: null },
+        settings: { speed: null, timer: null, difficulty: null }, counter: false, password: false,
       },
       you: { seat: this.seat, host: false, lang: "", autoplay: false }, view: v, between: false, thinking: false,
       waiting_for: frame.view.turn, timer_ms: null, events: [],
     };
     table.render();
     table.overlay.hidden = true;
-    if (frame.view.result) {
-      table.overlay.hidden = false;
-      table.overlay.appendChild(h("div", { class: "dialog" }, h("h2", {}, t("step_done")), h("p", {}, `${t("total")}: ${frame.view.result.attacker_points}`), h("div", { class: "kitty-end" }, cardRow(frame.view.result.kitty, { small: true })), h("button", { type: "button", onclick: () => { table.overlay.hidden = true; } }, t("close"))));
+    if (frame.view.result) {  // the round's result beside the table, not over the replay's buttons
+      table.side.prepend(h("section", { class: "replay-result", id: "replay-result" }, h("h2", {}, t("step_done")),
+        h("p", {}, `${t("total")}: ${frame.view.result.attacker_points}`), h("div", { class: "kitty-end" }, cardRow(frame.view.result.kitty, { small: true }))));
     }
     this.table = table;
   }

@@ -1,6 +1,6 @@
 // @ts-check
 // The rules panel of the start page: a preset and, folded away, every setting it may change.
-import { t, settingLabel, presetLabel } from "./i18n.js";
+import { t, lang } from "./i18n.js";
 import { h, errorText } from "./dom.js";
 import { api } from "./api.js";
 
@@ -8,6 +8,14 @@ import { api } from "./api.js";
  * @typedef {import("./wire").RulesSchema} RulesSchema
  * @typedef {import("./wire").RulesCheckResponse} RulesCheckResponse
  */
+
+const LAST = "tuolaji.rules";  // the rules the player last started a game with
+
+/**
+ * @param {{ en: string, zh: string } | undefined} text
+ * @param {string} fallback
+ */
+function inLang(text, fallback) { return text ? (lang() === "zh" ? text.zh : text.en) : fallback; }
 
 export class RulesPanel {
   /** @param {RulesSchema} schema */
@@ -17,8 +25,33 @@ export class RulesPanel {
     this.preset = "classic";
     /** @type {Record<string, unknown>} the settings changed from the preset's */
     this.values = {};
+    try {  // offer the custom rules the player last used
+      const last = JSON.parse(localStorage.getItem(LAST) || "null");
+      if (last && typeof last.preset === "string" && last.preset in schema.presets) {
+        const { preset, ...changes } = last;
+        this.preset = preset;
+        this.values = changes;
+      }
+    } catch {
+      localStorage.removeItem(LAST);
+    }
     this.msg = h("p", { class: "rules-msg", role: "status" });
     this.render();
+  }
+
+  /** Remember these rules for next time (called when a game starts with them). */
+  remember() { localStorage.setItem(LAST, JSON.stringify(this.value())); }
+
+  /** @param {string} name a setting */
+  label(name) { return inLang(this.schema.labels.settings[name], name.replace(/_/g, " ")); }
+
+  /** @param {string} value an option value */
+  optionLabel(value) { return inLang(this.schema.labels.options[value], value.replace(/_/g, " ")); }
+
+  /** @param {string} name a preset @returns {{ title: string, description: string }} */
+  presetText(name) {
+    const text = this.schema.labels.presets[name];
+    return { title: inLang(text && text.title, name), description: inLang(text && text.description, "") };
   }
 
   /** @returns {Record<string, any>} */
@@ -40,10 +73,10 @@ export class RulesPanel {
     el.innerHTML = "";
     el.appendChild(h("legend", {}, t("rules")));
     const sel = h("select", { id: "rules-preset", "aria-label": t("preset") },
-      ...Object.keys(this.schema.presets).map((p) => h("option", { value: p, selected: p === this.preset }, presetLabel(p).name)));
+      ...Object.keys(this.schema.presets).map((p) => h("option", { value: p, selected: p === this.preset }, this.presetText(p).title)));
     sel.addEventListener("change", () => { this.preset = sel.value; this.values = {}; this.render(); this.check(); });
     el.appendChild(h("label", { class: "row" }, h("span", {}, t("preset")), sel));
-    const about = presetLabel(this.preset, this.presetValues().description).description;
+    const about = this.presetText(this.preset).description;
     if (about) el.appendChild(h("p", { class: "preset-about muted", id: "preset-about" }, about));
     const details = h("details", { class: "rules-details" }, h("summary", {}, t("change_rules")));
     const grid = h("div", { class: "rules-grid" });
@@ -54,7 +87,7 @@ export class RulesPanel {
       const id = `rule-${f.name}`;
       let input;
       if (f.kind === "enum") {
-        input = h("select", { id }, ...(f.options || []).map((o) => h("option", { value: o, selected: o === cur }, o.replace(/_/g, " "))));
+        input = h("select", { id }, ...(f.options || []).map((o) => h("option", { value: o, selected: o === cur }, this.optionLabel(o))));
         input.addEventListener("change", () => this.set(f.name, input.value));
       } else if (f.kind === "bool") {
         input = h("input", { id, type: "checkbox", checked: !!cur });
@@ -69,7 +102,7 @@ export class RulesPanel {
         input = h("input", { id, type: "text", value: cur ?? "" });
         input.addEventListener("change", () => this.set(f.name, input.value));
       }
-      grid.appendChild(h("label", { class: "rule", for: id }, h("span", {}, settingLabel(f.name)), input));
+      grid.appendChild(h("label", { class: "rule", for: id }, h("span", {}, this.label(f.name)), input));
     }
     details.appendChild(grid);
     this.msg = h("p", { class: "rules-msg", role: "status" });

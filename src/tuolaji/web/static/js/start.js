@@ -7,6 +7,7 @@ import { api, setToken, savedName } from "./api.js";
 import { go, follow, redraw, link } from "./nav.js";
 import { defaultName, langButton, exportLink } from "./ui.js";
 import { RulesPanel } from "./rules_panel.js";
+import { loadStats } from "./stats.js";
 
 /**
  * @typedef {import("./wire").InfoResponse} InfoResponse
@@ -24,8 +25,12 @@ export async function quickPlay(app) {
     const list = await api("/api/games");
     const mine = (list.games || []).find((g) => g.status === "playing" && g.mine !== null && g.mine !== undefined);
     if (mine) { redraw(`/r/${mine.code}`); return; }
+    const wanted = new URLSearchParams(location.search).get("rules");
+    const last = localStorage.getItem("tuolaji.rules");
     const body = {
       seat: 0, start: true, name: savedName(),
+      // /play?rules=PRESET starts that preset; else the rules last played (else the server's default)
+      rules: wanted || (last ? JSON.parse(last) : undefined),
       difficulty: localStorage.getItem("tuolaji.difficulty") || "normal",
       speed: localStorage.getItem("tuolaji.speed") || "normal",
       timer: parseInt(localStorage.getItem("tuolaji.timer") || "0", 10),
@@ -94,13 +99,24 @@ export class StartPage {
       localStorage.setItem("tuolaji.timer", timer.value);
       return { name: name.value.trim(), difficulty: diff.value, speed: speed.value, timer: parseInt(timer.value, 10), rules: rules.value() };
     };
-    const create = async (start) => {
+    /** @type {HTMLButtonElement[]} */
+    const starters = [];
+    // one game per press: the buttons wait for the server's answer (a double click made two games)
+    const create = async (/** @type {boolean} */ start) => {
+      if (starters.some((b) => b.disabled)) return;
+      for (const b of starters) b.disabled = true;
       try {
-        const res = await api("/api/games", { method: "POST", body: Object.assign(settings(), { seat: 0, start }) });
+        const body = Object.assign(settings(), { seat: 0, start }, start ? {} : { password: password.value || undefined });
+        const res = await api("/api/games", { method: "POST", body });
         setToken(res.token);
+        rules.remember();
         go(`/r/${res.code}`);
-      } catch (e) { rules.showError(t("bad_rules", { e: errorText(e) })); }
+      } catch (e) {
+        rules.showError(t("bad_rules", { e: errorText(e) }));
+        for (const b of starters) b.disabled = false;
+      }
     };
+    const password = h("input", { id: "room-password", type: "text", maxlength: "32", autocomplete: "off", "aria-label": t("password") });
     const solo = h("section", { class: "card-panel", "aria-labelledby": "h-solo" },
       h("h2", { id: "h-solo" }, t("play_computer")),
       h("div", { class: "form" },
@@ -109,19 +125,22 @@ export class StartPage {
         h("label", { class: "row", for: "speed" }, h("span", {}, t("speed")), speed),
         h("label", { class: "row", for: "timer" }, h("span", {}, t("timer")), timer),
         rules.el),
-      h("button", { id: "btn-new-game", class: "primary big", type: "button", onclick: () => create(true) }, t("start_game")));
+      starters[starters.push(h("button", { id: "btn-new-game", class: "primary big", type: "button", onclick: () => create(true) }, t("start_game"))) - 1]);
 
     const code = h("input", { id: "join-code", type: "text", maxlength: "8", placeholder: "ABCDE", autocapitalize: "characters", "aria-label": t("room_code") });
     const join = () => { const c = code.value.trim().toUpperCase(); if (c) go(`/r/${c}`); };
     code.addEventListener("keydown", (e) => { if (e.key === "Enter") join(); });
-    const lan = info.lan_urls.length && info.mode === "serve"
-      ? h("p", { class: "lan" }, t("lan_hint"), " ", ...info.lan_urls.map((u) => h("code", {}, u)))
-      : h("p", { class: "lan muted" }, info.lan_urls.length ? t("lan_hint") + " " + info.lan_urls.join(" ") : t("lan_none"));
+    // friends can open these addresses only when the server listens on the network; a table that
+    // listens on this computer only says how to serve the network instead
+    const lan = info.lan && info.lan_urls.length
+      ? h("p", { class: "lan", id: "lan" }, t("lan_hint"), " ", ...info.lan_urls.map((u) => h("code", {}, u)))
+      : h("p", { class: "lan muted", id: "lan" }, info.lan ? t("lan_none") : t("lan_serve", { cmd: info.lan_how || "tuolaji serve" }));
     const friends = h("section", { class: "card-panel", "aria-labelledby": "h-friends" },
       h("h2", { id: "h-friends" }, t("play_friends")), lan,
       h("div", { class: "row-buttons" },
-        h("button", { id: "btn-create-room", type: "button", onclick: () => create(false) }, t("create_room")),
-        h("span", { class: "join" }, code, h("button", { id: "btn-join", type: "button", onclick: join }, t("join_room")))));
+        starters[starters.push(h("button", { id: "btn-create-room", type: "button", onclick: () => create(false) }, t("create_room"))) - 1],
+        h("span", { class: "join" }, code, h("button", { id: "btn-join", type: "button", onclick: join }, t("join_room")))),
+      h("label", { class: "row", for: "room-password" }, h("span", {}, t("password")), password));
 
     const list = h("section", { class: "card-panel saved", "aria-labelledby": "h-saved" }, h("h2", { id: "h-saved" }, t("saved_games")));
     const games = this.games.games || [];
@@ -137,7 +156,9 @@ export class StartPage {
         if (g.status !== "finished") actions.appendChild(h("a", { class: "button primary", href: link(`/r/${g.code}`), "data-resume": g.code, onclick: follow(`/r/${g.code}`) }, g.mine !== null && g.mine !== undefined ? t("resume") : t("watch")));
         if (finishedRounds > 0) actions.appendChild(h("a", { class: "button", href: link(`/replay/${g.code}`), onclick: follow(`/replay/${g.code}`) }, t("replay")));
         actions.appendChild(exportLink(g.code));
-        actions.appendChild(h("button", { type: "button", class: "danger", onclick: async () => {
+        // only a player of the game (or anyone, for a game nobody sits in) may delete it
+        const mine = g.mine !== null && g.mine !== undefined;
+        if (mine || !(g.seats || []).some((x) => x.human)) actions.appendChild(h("button", { type: "button", class: "danger", "data-delete": g.code, onclick: async () => {
           if (!confirm(t("confirm_delete", { code: g.code }))) return;
           try { await api(`/api/games/${g.code}`, { method: "DELETE" }); } catch (e) { toast(errorText(e)); }
           this.games = await api("/api/games"); this.render();
@@ -161,6 +182,21 @@ export class StartPage {
       } catch (e) { toast(errorText(e)); }
     });
     list.appendChild(h("label", { class: "import row", for: "import-file" }, h("span", {}, t("import_record")), file));
-    r.append(solo, info.mode === "offline" ? "" : friends, list);  // offline: every table is in this browser
+    r.append(solo, info.mode === "offline" ? "" : friends, statsPanel(), list);  // offline: every table is in this browser
   }
+}
+
+/** The player's statistics from this browser (stats.js): per difficulty and rule set. */
+function statsPanel() {
+  const lines = Object.entries(loadStats().lines);
+  const box = h("section", { class: "card-panel stats", id: "stats", "aria-labelledby": "h-stats" }, h("h2", { id: "h-stats" }, t("stats")));
+  if (!lines.length) { box.appendChild(h("p", { class: "muted" }, t("stats_none"))); return box; }
+  const head = ["difficulty", "stats_rules", "stats_rounds", "stats_matches", "stats_levels", "stats_streak"];
+  box.appendChild(h("table", {}, h("thead", {}, h("tr", {}, ...head.map((k) => h("th", { scope: "col" }, t(k))))),
+    h("tbody", {}, ...lines.map(([key, x]) => {
+      const [difficulty, rules] = key.split("|");
+      return h("tr", {}, h("td", {}, t(difficulty || "")), h("td", {}, rules || ""), h("td", {}, `${x.roundsWon} / ${x.rounds}`),
+        h("td", {}, `${x.matchesWon} / ${x.matches}`), h("td", {}, String(x.levels)), h("td", {}, String(x.best)));
+    }))));
+  return box;
 }

@@ -78,10 +78,13 @@ export function summaryDialog(page, s, over) {
     actions.append(h("a", { class: "button primary", href: link(`/replay/${page.code}`), onclick: follow(`/replay/${page.code}`) }, t("replay")),
       exportLink(page.code),
       h("a", { class: "button", href: link("/"), onclick: follow("/") }, t("home")));
-  } else if (me !== null) {
+  } else if (me !== null && st.between) {
     const done = ready.includes(me);
-    actions.appendChild(h("button", { type: "button", id: "btn-next-round", class: "primary big", disabled: done, onclick: () => page.send({ type: "ready" }) }, t("next_round")));
+    actions.appendChild(h("button", { type: "button", id: "btn-next-round", class: "primary big", disabled: done, onclick: () => { page.summaryClosed = true; page.send({ type: "ready" }); } }, t("next_round")));
     if (ready.length) actions.appendChild(h("span", { class: "muted" }, t("ready_n", { n: ready.length })));
+  }
+  if (!over && !st.between) {  // the next round started without this player (auto-play, a timer)
+    actions.appendChild(h("button", { type: "button", id: "btn-summary-close", class: "primary", onclick: () => { page.summaryClosed = true; page.renderOverlay(); } }, t("summary_close")));
   }
   return h("div", { class: "summary", id: "summary" },
     h("h2", { id: "dialog-title" }, head), winnerLine,

@@ -8,10 +8,11 @@ import { h, swap, toast } from "./dom.js";
 import { token, setToken, savedName } from "./api.js";
 import { follow, go, link, roomLink } from "./nav.js";
 import { openTransport } from "./transport.js";
-import { PHASE_KEYS, defaultName, langButton, seatPosition, trumpText } from "./ui.js";
+import { PHASE_KEYS, defaultName, langButton, relSeat, seatPlace, trumpText } from "./ui.js";
 import { onHandKey, renderHand, selectCards, selectedCards } from "./hand.js";
 import { lobbyDialog, summaryDialog } from "./summary.js";
 import { GameLog } from "./log.js";
+import { recordRound } from "./stats.js";
 
 /**
  * @typedef {import("./wire").ServerMessage} ServerMessage
@@ -55,6 +56,13 @@ export class TablePage {
     this.destroyed = false;
     this.gone = false;
     this.settingsOpen = false;
+    /** @type {number | null} the round whose summary was shown last */
+    this.summaryRound = null;
+    this.summaryClosed = false;
+    /** @type {number | null} the round being played when this page opened */
+    this.firstRound = null;
+    /** @type {import("./wire").Summary | null} the last round's summary (sent only between rounds) */
+    this.lastSummary = null;
     /** @type {import("./transport.js").Transport | null} */
     this.transport = null;
     /** @type {{ state: StateMsg, at: number } | null} */
@@ -93,6 +101,7 @@ export class TablePage {
     const transport = openTransport(this.code, {
       open: () => {
         this.retry = 0;
+        this.pendingAction = null;  // an action lost with the old connection is not waited for
         this.banner(null);
         transport.send({ type: "hello", token: token() || undefined, lang: lang(), name: savedName() || undefined });
       },
@@ -154,6 +163,8 @@ export class TablePage {
   onState(m) {
     const prev = this.state;
     this.state = m;
+    if (m.summary) { this.lastSummary = m.summary; this.count(m); }
+    if (this.firstRound === null) this.firstRound = m.view.round_number;
     if (m.re && this.pendingAction !== null && m.re.includes(this.pendingAction)) {
       this.pendingAction = null;
       this.selected = [];
@@ -164,10 +175,27 @@ export class TablePage {
     const v = m.view;
     const newRound = prev && (prev.view.round_number !== v.round_number || (prev.view.phase !== "deal" && v.phase === "deal"));
     const turnChanged = !prev || !prev.options || !m.options || prev.options.turn !== m.options.turn || prev.view.phase !== v.phase;
-    if (newRound || turnChanged) { this.hintText = null; this.checkResult = null; }
+    if (newRound || turnChanged) { this.hintText = null; this.checkResult = null; this.coachMsg = null; }  // a refusal belongs to its turn
     if (newRound) this.selected = [];
     this.log.add(m, (s) => this.name(s));
     this.render();
+  }
+
+  /**
+   * Count a finished round in the player's statistics (stats.js counts each round once).
+   * @param {StateMsg} m a state carrying a summary
+   */
+  count(m) {
+    const s = m.summary;
+    const me = m.you ? m.you.seat : null;
+    if (!s || me === null || this.readonly) return;
+    const mySide = s.sides[me];
+    const won = (mySide === "dealer") === (s.result.team === "dealer");
+    const team = m.room.seats[me] ? m.room.seats[me].team : null;
+    recordRound({
+      code: this.code, round: s.round, difficulty: m.room.settings.difficulty || "normal", rules: m.room.rules,
+      won, levels: won ? s.result.levels : 0, matchOver: m.view.over, matchWon: m.view.over && s.winner === team,
+    });
   }
 
   // ---------------------------------------------------------------- layout
@@ -181,7 +209,7 @@ export class TablePage {
   names() {
     const st = this.current();
     const seats = st && st.room ? st.room.seats : [];
-    return seats.map((s, i) => s.name || defaultName(i, seats.length));
+    return seats.map((s, i) => s.name || defaultName(i, seats.length, this.me()));
   }
 
   /**
@@ -190,8 +218,10 @@ export class TablePage {
    */
   name(seat) {
     if (seat === null || seat === undefined) return "?";
-    const n = this.names()[seat] || defaultName(seat);
-    return this.me() === seat ? `${n} (${t("you")})` : n;
+    const chosen = this.state && this.state.room ? (this.state.room.seats[seat] || { name: "" }).name : "";
+    const n = this.names()[seat] || defaultName(seat, this.players(), this.me());
+    // "我" needs no "(you)"; a chosen name or a compass name does
+    return this.me() === seat && (chosen || lang() !== "zh") ? `${n} (${t("you")})` : n;
   }
 
   /** @returns {StateMsg} the state drawn now (the render methods run only once there is one) */
@@ -284,15 +314,12 @@ export class TablePage {
     const v = st.view;
     const felt = document.createElement("div");
     const n = this.players();
-    const me = this.me() ?? 0;
+    const me = this.me();
     const sides = v.sides || [];
+    this.felt.dataset.players = String(n);
     for (let seat = 0; seat < n; seat++) {
-      const rel = (seat - me + n) % n;
+      const rel = relSeat(seat, me, n);
       const info = st.room.seats[seat];
-      const pos = rel === 0 ? { x: 0, y: 90 } : seatPosition(rel, n, 40, 38);
-      // seats near the left or right edge are anchored to that edge, so they never stick out
-      const place = pos.x < 20 ? `left:0.4rem;top:${pos.y}%;transform:translate(0,-50%)`
-        : pos.x > 80 ? `right:0.4rem;top:${pos.y}%;transform:translate(0,-50%)` : `left:${pos.x}%;top:${pos.y}%`;
       const turn = st.waiting_for === seat;
       const badges = [];
       if (v.dealer === seat) badges.push(h("span", { class: "badge dealer", title: t("dealer") }, lang() === "zh" ? "庄" : "D"));
@@ -300,7 +327,7 @@ export class TablePage {
       if (info.bot) badges.push(h("span", { class: "badge bot", title: info.human ? t("away") : t("bot") }, info.human ? "☕" : "🤖"));
       const box = h("div", {
         class: "seat" + (turn ? " turn" : "") + (rel === 0 && this.me() !== null ? " me" : "") + (info.human ? " human" : ""),
-        style: place, "data-seat": seat, "aria-label": this.name(seat) + (turn ? `, ${t("your_turn")}` : ""),
+        "data-pos": seatPlace(rel, n), "data-seat": seat, "aria-label": this.name(seat) + (turn ? `, ${t("your_turn")}` : ""),
       },
       h("div", { class: "seat-name" }, this.name(seat), ...badges),
       rel !== 0 || this.me() === null ? h("div", { class: "seat-cards" }, h("span", { class: "mini-back", "aria-hidden": "true" }), t("cards_left", { n: v.hand_sizes[seat] })) : null,
@@ -311,12 +338,15 @@ export class TablePage {
     const trick = v.trick && v.trick.plays.length ? v.trick : null;
     const showing = trick || v.last_trick;
     if (showing) {
-      const area = h("div", { class: "trick" + (trick ? "" : " finished"), id: "trick", "aria-label": trick ? t("trick_n", { n: v.tricks_played + 1 }) : t("last_trick") });
+      const winner = !trick && "winner" in showing ? showing.winner : null;
+      const area = h("div", {
+        class: "trick" + (trick ? "" : " finished"), id: "trick", "data-layout": "grid",
+        "data-winner-pos": winner === null ? "" : seatPlace(relSeat(winner, me, n), n),
+        "aria-label": trick ? t("trick_n", { n: v.tricks_played + 1 }) : t("last_trick"),
+      });
       for (const p of showing.plays) {
-        const rel = (p.seat - me + n) % n;
-        const pos = seatPosition(rel, n, 22, 24);
-        const won = !trick && "winner" in showing && showing.winner === p.seat;
-        area.appendChild(h("div", { class: "play" + (won ? " won" : ""), style: `left:${pos.x}%;top:${pos.y}%`, "data-seat": p.seat },
+        const won = winner === p.seat;
+        area.appendChild(h("div", { class: "play" + (won ? " won" : ""), "data-pos": seatPlace(relSeat(p.seat, me, n), n), "data-seat": p.seat },
           cardRow(p.cards)));
       }
       if (trick && trick.attempted) area.appendChild(h("div", { class: "attempted" }, cardsText(trick.attempted)));
@@ -324,8 +354,8 @@ export class TablePage {
     }
     if (v.phase === "deal" || v.phase === "declare") {
       const bid = v.bid;
-      felt.appendChild(h("div", { class: "deal-info", id: "deal-info" },
-        `${t("phase_" + v.phase)} · ${v.dealt}`,
+      felt.appendChild(h("div", { class: "deal-info", id: "deal-info", "data-layout": "grid" },
+        `${t("phase_" + v.phase)} · ${t("dealt_n", { n: v.dealt })}`,
         bid ? h("div", { class: "bid" }, t("ev_declared", { name: this.name(bid.seat), cards: "" }), cardRow(bid.cards, { small: true })) : null));
     }
     if (swap(this.felt, felt)) this.renderTimer();
@@ -342,10 +372,24 @@ export class TablePage {
 
   primary() {
     const o = this.state && this.state.options;
-    if (!o || !o.turn || this.readonly) return;
+    // one action at a time: a second click before the server answered would be "not your turn"
+    if (!o || !o.turn || this.readonly || this.pendingAction !== null) return;
     const cards = selectedCards(this);
-    if (o.phase === "play" && cards.length) this.pendingAction = this.send({ type: "play", cards });
-    else if (o.phase === "bury" && cards.length === o.bury) this.pendingAction = this.send({ type: "bury", cards });
+    if (o.phase === "play" && cards.length) this.act({ type: "play", cards });
+    else if (o.phase === "bury" && cards.length === o.bury) this.act({ type: "bury", cards });
+  }
+
+  /**
+   * Send a decision, once: while it waits for the server's answer the buttons are disabled.
+   * @param {ClientMessage} msg
+   */
+  act(msg) {
+    if (this.pendingAction !== null || this.readonly) return;
+    const id = this.send(msg);
+    this.pendingAction = id;
+    this.renderActions();
+    // the answer always comes (a state or a refusal); if the connection ate it, free the buttons
+    setTimeout(() => { if (this.pendingAction === id && id !== null) { this.pendingAction = null; this.renderActions(); } }, 8000);
   }
 
   askHint() {
@@ -372,7 +416,10 @@ export class TablePage {
     const o = st.options || {};
     const v = st.view;
     const me = this.me();
+    const busy = this.pendingAction !== null;  // sent, not answered yet
     let status = "";
+    const autoplay = !!(st.you && st.you.autoplay) && me !== null;
+    this.root.dataset.autoplay = String(autoplay);
     if (st.room.status === "lobby") status = t("waiting_host");
     else if (st.between) status = t("phase_done");
     else if (v.over) status = t("match_over");
@@ -383,23 +430,23 @@ export class TablePage {
       if (o.phase === "deal" || o.phase === "declare" || o.phase === "override") {
         for (const cards of o.declare || []) {
           el.appendChild(h("button", { type: "button", class: "declare-btn", "data-cards": cards.join(" "),
-            onclick: () => { this.pendingAction = this.send({ type: "declare", cards }); } },
+            disabled: busy, onclick: () => this.act({ type: "declare", cards }) },
           t("declare", { cards: "" }), cardRow(cards, { small: true })));
         }
-        if (o.can_pass) el.appendChild(h("button", { type: "button", id: "btn-pass", onclick: () => { this.pendingAction = this.send({ type: "pass" }); } }, t("pass")));
-        if (o.can_redeal) el.appendChild(h("button", { type: "button", id: "btn-redeal", onclick: () => { this.pendingAction = this.send({ type: "redeal" }); } }, t("redeal")));
+        if (o.can_pass) el.appendChild(h("button", { type: "button", id: "btn-pass", disabled: busy, onclick: () => this.act({ type: "pass" }) }, t("pass")));
+        if (o.can_redeal) el.appendChild(h("button", { type: "button", id: "btn-redeal", disabled: busy, onclick: () => this.act({ type: "redeal" }) }, t("redeal")));
         if (o.phase === "deal" && (o.declare || []).length) status = t("declare_during_deal");
         else if (o.phase !== "deal" && o.turn) status = `${t("your_turn")} — ${t("phase_" + o.phase)}`;
       } else if (o.phase === "bury" && o.bury) {
         const n = this.selected.length;
-        el.appendChild(h("button", { type: "button", id: "btn-bury", class: "primary", disabled: n !== o.bury, onclick: () => this.primary() }, t("bury", { n, k: o.bury })));
+        el.appendChild(h("button", { type: "button", id: "btn-bury", class: "primary", disabled: busy || n !== o.bury, onclick: () => this.primary() }, t("bury", { n, k: o.bury })));
         status = t("select_bury", { k: o.bury });
       } else if (o.phase === "call_friend" && o.call_friend) {
         const sel = h("select", { id: "friend-card", "aria-label": t("call_friend") });
         for (const s of "SHCD") for (const r of ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]) sel.appendChild(h("option", { value: s + r }, cardText(s + r)));
-        el.append(sel, h("button", { type: "button", id: "btn-call-friend", class: "primary", onclick: () => { this.pendingAction = this.send({ type: "call_friend", card: sel.value }); } }, t("call_friend")));
+        el.append(sel, h("button", { type: "button", id: "btn-call-friend", class: "primary", disabled: busy, onclick: () => this.act({ type: "call_friend", card: sel.value }) }, t("call_friend")));
       } else if (o.phase === "play" && o.turn) {
-        el.appendChild(h("button", { type: "button", id: "btn-play", class: "primary", disabled: !this.selected.length, onclick: () => this.primary() }, t("play")));
+        el.appendChild(h("button", { type: "button", id: "btn-play", class: "primary", disabled: busy || !this.selected.length, onclick: () => this.primary() }, t("play")));
         status = o.follow ? `${t("your_turn")} — ${t("follow_n", { n: o.follow.count })}` : `${t("your_turn")} — ${t("lead_anything")}`;
       }
       if (o.turn || (o.phase === "deal" && (o.declare || []).length)) {
@@ -407,7 +454,13 @@ export class TablePage {
       }
       if (this.selected.length) el.appendChild(h("button", { type: "button", class: "subtle", onclick: () => { this.selected = []; this.checkResult = null; renderHand(this); this.renderActions(); } }, "✕"));
     }
+    if (autoplay && !this.readonly) {  // 托管: the computer plays this seat; say so where the player looks
+      status = t("autoplay_banner");
+      el.replaceChildren(h("button", { type: "button", id: "btn-autoplay-off", class: "primary", onclick: () => this.send({ type: "autoplay", on: false }) }, t("autoplay_stop")));
+    }
     swap(this.actionsEl, el);
+    this.statusEl.classList.toggle("autoplay", autoplay);
+    this.statusEl.id = "status";
     if (this.statusEl.textContent !== status) this.statusEl.textContent = status;
     // coach: legality of the selection, hints, refusals with their why
     const coach = document.createElement("div");
@@ -484,7 +537,17 @@ export class TablePage {
     const ov = document.createElement("div");
     let content = null;
     if (st.room.status === "lobby") content = lobbyDialog(this);
-    else if (st.summary && (st.between || st.view.over)) content = summaryDialog(this, st.summary, st.view.over);
+    else if (st.summary && this.readonly) content = null;
+    else if (st.summary || this.lastSummary) {
+      // a round's summary stays until the player closes it or asks for the next round, even when
+      // the next round starts without them (auto-play, a timer); the server sends it between rounds
+      const summary = /** @type {import("./wire").Summary} */ (st.summary || this.lastSummary);
+      if (summary.round !== this.summaryRound) {  // open for a round that ended while this page watched
+        this.summaryRound = summary.round;
+        this.summaryClosed = !(st.between || st.view.over) && summary.round < (this.firstRound ?? 0);
+      }
+      if (st.between || st.view.over || !this.summaryClosed) content = summaryDialog(this, summary, st.view.over);
+    }
     this.overlay.hidden = !content;
     if (content) {
       const dialog = h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "dialog-title" }, content);

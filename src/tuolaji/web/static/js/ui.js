@@ -7,16 +7,46 @@ import { api } from "./api.js";
 
 /** @typedef {import("./wire").RoundView} RoundView */
 
-const COMPASS = { en: ["North", "East", "South", "West"], zh: ["北家", "东家", "南家", "西家"] };
+// Seats as the viewer sees the table: the viewer at the bottom, the others counter-clockwise in
+// the order of play. Names follow the screen: in Chinese the way players say it (我, 下家 on the
+// right, 对家 across, 上家 on the left); in English by compass with the viewer at South. A
+// spectator sees seat 0 at the bottom. The server names seats the same way (server/seat_names.py).
+const BY_SCREEN = {
+  zh: { seated: ["我", "下家", "对家", "上家"], watching: ["南家", "东家", "北家", "西家"] },
+  en: { seated: ["South", "East", "North", "West"], watching: ["South", "East", "North", "West"] },
+};
 
 /**
  * @param {number} seat
+ * @param {number | null} viewer the viewer's seat (null: watching, seat 0 at the bottom)
+ * @param {number} n players
+ */
+export function relSeat(seat, viewer, n) { return (seat - (viewer ?? 0) + n) % n; }
+
+/**
+ * The default name of a seat nobody named, as this viewer sees it.
+ * @param {number} seat
  * @param {number} [players]
+ * @param {number | null} [viewer] the viewer's seat; null (the default): watching
  * @returns {string}
  */
-export function defaultName(seat, players = 4) {
-  if (players === 4) return COMPASS[lang()][seat];
-  return t("seat_n", { n: seat + 1 });
+export function defaultName(seat, players = 4, viewer = null) {
+  if (players !== 4) return t("seat_n", { n: seat + 1 });
+  const names = BY_SCREEN[lang() === "zh" ? "zh" : "en"];
+  return (viewer === null ? names.watching : names.seated)[relSeat(seat, viewer, players)] || "?";
+}
+
+/** @type {Record<number, string[]>} the felt's grid areas (style.css), by seat relative to the viewer */
+const PLACES = {
+  4: ["bottom", "right", "top", "left"],
+  6: ["bottom", "right", "tr", "top", "tl", "left"],
+  8: ["bottom", "br", "right", "tr", "top", "tl", "left", "bl"],
+};
+
+/** @param {number} rel @param {number} n @returns {string} where that seat sits on the felt */
+export function seatPlace(rel, n) {
+  const places = PLACES[n] || PLACES[4] || [];
+  return places[rel % places.length] || "top";
 }
 
 /** @param {number} rank 2..14 */
@@ -42,18 +72,6 @@ export const PHASE_KEYS = {
   deal: "phase_deal", declare: "phase_declare", bury: "phase_bury", play: "phase_play", done: "phase_done",
   override: "phase_override", call_friend: "phase_call_friend",
 };
-
-/**
- * Where a seat sits around the table, in percent of the felt; rel 0 is the viewer, at the bottom.
- * @param {number} rel
- * @param {number} n
- * @param {number} radiusX
- * @param {number} radiusY
- */
-export function seatPosition(rel, n, radiusX, radiusY) {
-  const angle = (Math.PI / 2) - (rel * 2 * Math.PI) / n;
-  return { x: 50 + radiusX * Math.cos(angle), y: 50 + radiusY * Math.sin(angle) };
-}
 
 /** @param {() => void} onChange called after the language changed */
 export function langButton(onChange) {
