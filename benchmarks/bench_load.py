@@ -11,6 +11,7 @@ computer players included), p50/p90/p99/max latency, refusals, and CPU time of b
 
     python benchmarks/bench_load.py --tables 200 --duration 60
     python benchmarks/bench_load.py --tables 200 --think 0 --duration 30   # saturation
+    python benchmarks/bench_load.py --ramp 100,200,300,400,500 --duration 30   # the p99 break point
 """
 
 from __future__ import annotations
@@ -162,6 +163,15 @@ def cpu_seconds(pid: int) -> float:
     return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process, in MB (Linux /proc)."""
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
 def own_cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
@@ -212,7 +222,16 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             cpu_c0 = own_cpu()
             t0 = time.perf_counter()
             stats.measuring = True
-            await asyncio.sleep(args.duration)
+            rss: list[tuple[float, float]] = []  # (seconds, MB) of the server, every --rss-every seconds
+            end = time.perf_counter() + args.duration
+            while (left := end - time.perf_counter()) > 0:
+                if server_pid and args.rss_every:
+                    rss.append((round(time.perf_counter() - t0, 1), round(rss_mb(server_pid), 1)))
+                    if args.rss_every and not args.json:
+                        print(f"  {rss[-1][0]:7.0f} s  server RSS {rss[-1][1]} MB", file=sys.stderr, flush=True)
+                await asyncio.sleep(min(left, args.rss_every or left))
+            if server_pid and args.rss_every:
+                rss.append((round(time.perf_counter() - t0, 1), round(rss_mb(server_pid), 1)))
             stats.measuring = False
             elapsed = time.perf_counter() - t0
             s1 = (await http.get("/api/stats")).json()
@@ -245,6 +264,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "connections": s1["connections"], "cores": os.cpu_count(),
         "server_loop_lag_ms": s1.get("loop_lag_ms"),
         "server_save_seconds": round(s1.get("save_seconds", 0) - s0.get("save_seconds", 0), 2),
+        "server_rss_mb": rss if proc else None,
     }
 
 
@@ -261,7 +281,15 @@ def main() -> None:
     p.add_argument("--url", default=None, help="use a running server instead of starting one")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print the result as JSON only")
+    p.add_argument("--rss-every", type=float, default=0.0, help="sample the server's memory every N seconds")
+    p.add_argument("--ramp", default=None, metavar="N,N,...",
+                   help="the break point: run each table count in turn (a fresh server each) and report the "
+                        "first whose p99 passes --target-ms")
+    p.add_argument("--target-ms", type=float, default=100.0)
     args = p.parse_args()
+    if args.ramp:
+        ramp(args)
+        return
     result = asyncio.run(main_async(args))
     if args.json:
         print(json.dumps(result))
@@ -277,6 +305,30 @@ def main() -> None:
     if result["first_errors"]:
         print(f"  first errors: {result['first_errors']}")
     print(f"  CPU: server {result['server_cpu_percent']}%, bench client {result['bench_client_cpu_percent']}%")
+
+
+def ramp(args: argparse.Namespace) -> None:
+    """Each table count in turn; the break point is the first whose p99 passes the target."""
+    rows = []
+    for n in [int(x) for x in args.ramp.split(",")]:
+        args.tables = n
+        r = asyncio.run(main_async(args))
+        lat = r["latency_ms"]
+        rows.append({"tables": n, "p50": lat["p50"], "p99": lat["p99"], "max": lat["max"],
+                     "client_actions_per_s": r["client_actions_per_s"], "server_cpu_percent": r["server_cpu_percent"],
+                     "errors": r["errors"]})
+        print(f"  {n:4d} tables: p50 {lat['p50']} ms  p99 {lat['p99']} ms  max {lat['max']} ms  "
+              f"client actions/s {r['client_actions_per_s']}  server CPU {r['server_cpu_percent']}%  "
+              f"errors {r['errors']}", flush=True)
+        if lat["p99"] >= args.target_ms:
+            break
+    held = [row["tables"] for row in rows if row["p99"] < args.target_ms]
+    broke = [row["tables"] for row in rows if row["p99"] >= args.target_ms]
+    print(f"break point: p99 < {args.target_ms:g} ms held up to {max(held) if held else 'no step'} tables"
+          + (f", passed it at {broke[0]}" if broke else " (not reached)")
+          + f"; load average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    if args.json:
+        print(json.dumps(rows))
 
 
 if __name__ == "__main__":
