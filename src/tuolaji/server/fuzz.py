@@ -21,6 +21,7 @@ import itertools
 import json
 import logging
 import random
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -37,6 +38,7 @@ from .testing import LiveServer
 
 Msg = dict[str, Any]
 CARDS = ["SA", "S10", "H2", "CJ", "DK", "BJ", "LJ", "S5", "HQ", "sa", "S1", "X9", "", "S10S", "♠A"]
+_NAMED = re.compile(r'"((?:[SHCD](?:10|[2-9JQKA]))|BJ|LJ)"')
 ODD_TEXTS = ["\ud800", "\udfff", "a\x00b", "\x1b[2J", "x\u202ey", "名字", "A" * 25, "A" * 5000, "", " ", "null",
              "💥" * 10, "\n\t", "SA"]
 
@@ -113,7 +115,8 @@ class Player:
 
     def send_raw(self, data: str | bytes) -> None:
         # cards a client names itself may come back in the refusal ("you hold no SA")
-        self.know.known.update(c for c in CARDS if isinstance(data, str) and f'"{c}"' in data)
+        if isinstance(data, str):
+            self.know.known.update(_NAMED.findall(data))
         self.ws.send(data)
 
     def send_obj(self, obj: Msg) -> int:

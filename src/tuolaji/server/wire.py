@@ -387,7 +387,17 @@ class ChatMsg(TypedDict):  # LAN chat: the recent lines on joining, then each ne
     lines: list[ChatLine]
 
 
-ServerMessage = StateMsg | WelcomeMsg | RefusedMsg | CheckedMsg | HintMsg | PongMsg | SeatedMsg | ClosedMsg | ChatMsg
+class NoticeMsg(TypedDict):
+    """Something every player of the room should know: ``save_failed`` (the game cannot be saved
+    now), ``saved_again``."""
+
+    type: Literal["notice"]
+    code: str
+    reason: str  # one line, in the connection's language
+
+
+ServerMessage = (StateMsg | WelcomeMsg | RefusedMsg | CheckedMsg | HintMsg | PongMsg | SeatedMsg | ClosedMsg | ChatMsg
+                 | NoticeMsg)
 
 
 # ------------------------------------------------------------------ HTTP answers the client reads

@@ -150,6 +150,9 @@ export class TablePage {
       case "hint":
         this.applyHint(m.action);
         break;
+      case "notice":  // e.g. the server cannot save the game now (its disk): every player is told
+        toast(m.reason);
+        break;
       case "closed":
         this.gone = true;
         go("/");

@@ -404,7 +404,7 @@ export interface SeatPlay {
   cards: string[];
 }
 
-export type ServerMessage = StateMsg | WelcomeMsg | RefusedMsg | CheckedMsg | HintMsg | PongMsg | SeatedMsg | ClosedMsg | ChatMsg;
+export type ServerMessage = StateMsg | WelcomeMsg | RefusedMsg | CheckedMsg | HintMsg | PongMsg | SeatedMsg | ClosedMsg | ChatMsg | NoticeMsg;
 
 export type WireEvent = EvRoundStarted | EvDealt | EvDeclared | EvPassed | EvTrumpFixed | EvRedealt | EvKittyTaken | EvBuried | EvPlayed | EvRedealRequested | EvFriendCalled | EvFriendRevealed | EvTimeIsUp | EvTrickEnded | RoundResult | EvMatchEnded;
 
@@ -413,6 +413,13 @@ export type ReqId = number | string;
 export interface ChatMsg {
   type: "chat";
   lines: ChatLine[];
+}
+
+/** Something every player of the room should know: ``save_failed`` (the game cannot be saved now), ``saved_again``. */
+export interface NoticeMsg {
+  type: "notice";
+  code: string;
+  reason: string;
 }
 
 export interface EvRoundStarted {
