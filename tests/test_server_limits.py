@@ -143,3 +143,16 @@ def test_computer_only_rooms_get_a_share_of_computer_time(srv: LiveServer) -> No
     rate = (plays() - n0) / (time.monotonic() - t0)
     assert rate <= 1.5 / LIMITS.bot_room_move_s, rate
     c.close()
+
+
+def test_imported_records_are_bounded(srv: LiveServer) -> None:
+    from tuolaji.cards import cards_str, new_deck
+    from tuolaji.engine.match import Match
+    from tuolaji.record import to_record
+
+    rec = to_record(Match(seed=1))
+    rec["deals"] = [cards_str(new_deck(2))] * (LIMITS.max_import_rounds + 1)
+    r = httpx.post(srv.url + "/api/import", json=rec, timeout=20)
+    assert r.status_code == 400 and f"at most {LIMITS.max_import_rounds}" in r.json()["error"]
+    r = httpx.post(srv.url + "/api/import", content=b"[" + b"0," * LIMITS.max_import_bytes + b"0]", timeout=20)
+    assert r.status_code == 413

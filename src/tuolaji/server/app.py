@@ -579,7 +579,9 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
         if not addresses.may_create_room(_address(request)):
             return _refuse(request, "too_many_rooms", 429)
         try:
-            match = from_record(record_to_continue(raw, max_rounds=limits.max_import_rounds))
+            # replaying a long record takes a while: on a worker thread, so the tables keep playing
+            match = await asyncio.to_thread(
+                lambda: from_record(record_to_continue(raw, max_rounds=limits.max_import_rounds)))
         except RuleSetError as exc:
             return _refuse(request, "bad_record", why=rules_error_text(exc, _lang(request)))
         except (RecordError, ValueError) as exc:

@@ -31,8 +31,8 @@ class Limits:
     keep_alive_s: float = 5.0  # an idle HTTP keep-alive connection is closed after this
     body_timeout_s: float = 30.0  # a request body must arrive within this
     max_body_bytes: int = 100_000  # JSON API request bodies (rules, new games)
-    max_import_bytes: int = 5_000_000  # an imported game record (about 400 rounds)
-    max_import_rounds: int = 500  # rounds in an imported record
+    max_import_bytes: int = 2_000_000  # an imported game record (a round takes about 12 kB)
+    max_import_rounds: int = 200  # rounds in an imported record
     max_message_bytes: int = 16_384  # one WebSocket message from a client
     messages_per_second: float = 20.0  # sustained WebSocket messages per connection ...
     message_burst: int = 60  # ... with bursts up to this many
