@@ -25,8 +25,14 @@ def main() -> int:
     args = p.parse_args()
     logging.getLogger("uvicorn.error").setLevel(logging.ERROR)  # "Invalid HTTP request" is expected here
 
+    shown = 0
+
     def show(r: Report) -> None:
+        nonlocal shown
         print("  ..." + r.line(), flush=True)
+        for line in r.problems[shown:]:
+            print("    " + line, flush=True)
+        shown = len(r.problems)
 
     report = run(messages=args.messages, seed=args.seed, db=args.db, progress=show)
     print(report.line())
