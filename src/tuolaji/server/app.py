@@ -629,8 +629,8 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
         try:
             while True:
                 try:
-                    message = await asyncio.wait_for(
-                        websocket.receive(), limits.idle_timeout_s if conn.greeted else limits.hello_timeout_s)
+                    async with asyncio.timeout(limits.idle_timeout_s if conn.greeted else limits.hello_timeout_s):
+                        message = await websocket.receive()  # (a timeout scope: no task per message)
                 except TimeoutError:  # silent (or never said hello): free the connection
                     await websocket.close(code=4408)
                     break
