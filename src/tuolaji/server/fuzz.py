@@ -385,7 +385,8 @@ class Fuzzer:
             rec = self.http.get(f"/api/games/{self.code}/record").json()
             for _ in range(self.rng.randrange(1, 4)):
                 key = self.rng.choice(["rules", "seed", "deals", "events", "format", "version"])
-                if key == "events" and rec.get("events") and self.rng.random() < 0.5:
+                if key == "events" and isinstance(rec.get("events"), list) and rec["events"] \
+                        and isinstance(rec["events"][0], dict) and self.rng.random() < 0.5:
                     i = self.rng.randrange(len(rec["events"]))
                     ev = dict(rec["events"][i])
                     ev[self.rng.choice(list(ev))] = self.value()
