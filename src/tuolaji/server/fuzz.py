@@ -38,7 +38,7 @@ from .testing import LiveServer
 
 Msg = dict[str, Any]
 CARDS = ["SA", "S10", "H2", "CJ", "DK", "BJ", "LJ", "S5", "HQ", "sa", "S1", "X9", "", "S10S", "♠A"]
-_NAMED = re.compile(r'"((?:[SHCD](?:10|[2-9JQKA]))|BJ|LJ)"')
+_NAMED = re.compile(r'"((?:[SHCD](?:10|[2-9JQKAT]))|BJ|LJ)"', re.IGNORECASE)
 ODD_TEXTS = ["\ud800", "\udfff", "a\x00b", "\x1b[2J", "x\u202ey", "名字", "A" * 25, "A" * 5000, "", " ", "null",
              "💥" * 10, "\n\t", "SA"]
 
@@ -116,7 +116,7 @@ class Player:
     def send_raw(self, data: str | bytes) -> None:
         # cards a client names itself may come back in the refusal ("you hold no SA")
         if isinstance(data, str):
-            self.know.known.update(_NAMED.findall(data))
+            self.know.known.update(c.upper().replace("T", "10") for c in _NAMED.findall(data))
         self.ws.send(data)
 
     def send_obj(self, obj: Msg) -> int:
