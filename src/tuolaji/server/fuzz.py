@@ -21,7 +21,6 @@ import itertools
 import json
 import logging
 import random
-import re
 import threading
 import time
 from collections.abc import Callable
@@ -31,14 +30,13 @@ from typing import Any
 from ..cards import card_str, cards_str
 from ..engine.observation import observe
 from ..record import dumps
-from .leaks import Leak, SeatKnowledge
+from .leaks import PRETTY, SUITS, TOKEN, Leak, SeatKnowledge
 from .limits import Limits
 from .protocol import SCHEMAS
 from .testing import LiveServer
 
 Msg = dict[str, Any]
 CARDS = ["SA", "S10", "H2", "CJ", "DK", "BJ", "LJ", "S5", "HQ", "sa", "S1", "X9", "", "S10S", "♠A"]
-_NAMED = re.compile(r'"((?:[SHCD](?:10|[2-9JQKAT]))|BJ|LJ)"', re.IGNORECASE)
 ODD_TEXTS = ["\ud800", "\udfff", "a\x00b", "\x1b[2J", "x\u202ey", "名字", "A" * 25, "A" * 5000, "", " ", "null",
              "💥" * 10, "\n\t", "SA"]
 
@@ -108,6 +106,7 @@ class Player:
         self.state: Msg | None = None
         self.stood = False
         self.seated = False
+        self.held: list[Msg] = []
         self.next_id = 0
         self.send_obj({"type": "hello", "token": token} if token else {"type": "hello"})
         welcome = self.until(lambda m: m["type"] == "welcome")
@@ -115,8 +114,7 @@ class Player:
 
     def send_raw(self, data: str | bytes) -> None:
         # cards a client names itself may come back in the refusal ("you hold no SA")
-        if isinstance(data, str):
-            self.know.known.update(c.upper().replace("T", "10") for c in _NAMED.findall(data))
+        self.know.known.update(_named(data))
         self.ws.send(data)
 
     def send_obj(self, obj: Msg) -> int:
@@ -138,14 +136,25 @@ class Player:
                 self.report.leaks += 1
                 self.report.problem(f"seat {self.seat} stood up and still got a hand")
             return m
+        if m["type"] == "state":
+            self.check(m)
+            self.state = m
+            # a reply is sent before the state waiting in the same connection's queue, so it may
+            # name a card played just before it that the client has not been shown yet: replies
+            # are checked once the next state has arrived
+            held, self.held = self.held, []
+            for reply in held:
+                self.check(reply)
+        else:
+            self.held.append(m)
+        return m
+
+    def check(self, m: Msg) -> None:
         try:
             self.know.message(m)
         except Leak as exc:
             self.report.leaks += 1
             self.report.problem(f"leak: {exc}")
-        if m["type"] == "state":
-            self.state = m
-        return m
 
     def until(self, pred: Callable[[Msg], bool], timeout: float = 20.0) -> Msg:
         deadline = time.monotonic() + timeout
@@ -178,6 +187,8 @@ class Fuzzer:
     def new_table(self) -> None:
         for p in self.players:
             p.ws.close()
+            for reply in p.held:
+                p.check(reply)
         r = self.http.post("/api/games", json={"seed": self.rng.randrange(2**31), "seat": 0, "start": False,
                                                "speed": "instant", "difficulty": "easy", "timer": 0})
         game = r.json()
@@ -473,6 +484,32 @@ def run(*, messages: int, seed: int = 1, db: str = ":memory:", progress: Callabl
         report.problem(f"log: {line}")
     report.seconds = time.monotonic() - t0
     return report
+
+
+def _named(data: str | bytes) -> set[str]:
+    """Every card a message names itself ("SA", "sa", "ST", "♠A", "大王" ...) in any of its texts:
+    a refusal may repeat them ("'♠A' is not a card") without revealing anything."""
+    try:
+        obj = json.loads(data)
+    except (ValueError, RecursionError):
+        return set()
+    out: set[str] = set()
+    stack = [obj]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, str):
+            up = x.upper()
+            up = up[:-1] + "10" if len(up) == 2 and up.endswith("T") else up
+            if TOKEN.match(up):
+                out.add(up)
+            for m in PRETTY.finditer(x):
+                out.add(("BJ" if m.group(3) == "大王" else "LJ") if m.group(3) else SUITS[m.group(1)] + m.group(2))
+        elif isinstance(x, dict):
+            stack.extend(x)
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+    return out
 
 
 def _where(exc: BaseException) -> str:
