@@ -89,3 +89,37 @@ def test_ruff_needs_the_whole_structure(lead: list[int], ruff_ranks: list[int]) 
     assert fits == (tuples_ok and brute_arrangeable(ruff, comps, ctx))
     winner = trick_winner([lead, ruff], ctx)
     assert winner == (1 if fits else 0)
+
+
+def reference_best_tuples(fixed: dict[int, int], rest: dict[int, int], r: int,
+                          tuple_needs: list[tuple[int, int]]) -> tuple[int, ...]:
+    """The plain search the fast one replaced: every count of every kind, exactly ``r`` extra cards."""
+    sizes = [k for k, _ in tuple_needs]
+    caps = [need for _, need in tuple_needs]
+    states = {(0, tuple(0 for _ in sizes))}
+    for card in sorted(set(rest) | set(fixed)):
+        nxt = set()
+        for used, got in states:
+            for extra in range(min(rest.get(card, 0), r - used) + 1):
+                total = fixed.get(card, 0) + extra
+                nxt.add((used + extra, tuple(min(g + total // k, cap) for g, k, cap in zip(got, sizes, caps, strict=True))))
+        states = nxt
+    return max(got for used, got in states if used == r)
+
+
+@settings(max_examples=400, deadline=None)
+@given(data=st.data(), decks=st.sampled_from([2, 3, 4]))
+def test_fast_best_tuples_matches_the_plain_search(data: st.DataObject, decks: int) -> None:
+    from tuolaji.combos import _best_tuples
+
+    kinds = data.draw(st.integers(1, 18))
+    fixed, rest = {}, {}
+    for card in range(kinds):
+        total = data.draw(st.integers(0, decks))
+        f = data.draw(st.integers(0, total))
+        if f:
+            fixed[card] = f
+        rest[card] = total - f
+    r = data.draw(st.integers(0, sum(rest.values())))
+    tuple_needs = [(k, data.draw(st.integers(0, 16 // k))) for k in range(decks, 1, -1)]
+    assert _best_tuples(fixed, rest, r, tuple_needs) == reference_best_tuples(fixed, rest, r, tuple_needs)

@@ -195,16 +195,27 @@ def required_structure(counts: dict[int, int], comps: Sequence[Combo], n: int,
     best_chains = embed_chains(counts, chains, order)
     if all(k == 2 for k, _ in tuple_needs) and max(counts.values(), default=0) <= 2:
         return best_chains, tuple(min(tuples(counts, k), need) for k, need in tuple_needs)
+    # No placement of the chains can beat the best n cards chosen freely: stop once one reaches it.
+    ceiling = _best_tuples({}, counts, n, tuple_needs)
     best: tuple[int, ...] | None = None
+    tried: set[tuple[int, ...]] = set()
     for used in _chain_choices(dict(counts), [c for c, ok in zip(chains, best_chains, strict=True) if ok], order):
+        key = tuple(sorted(used))
+        if key in tried:  # the same cards placed in another order
+            continue
+        tried.add(key)
+        fixed: dict[int, int] = {}
         rest = dict(counts)
         for c in used:
+            fixed[c] = fixed.get(c, 0) + 1
             rest[c] -= 1
         if sum(rest.values()) < n - len(used):
             continue
-        cand = _best_tuples(Counter(used), rest, n - len(used), tuple_needs)
+        cand = _best_tuples(fixed, rest, n - len(used), tuple_needs)
         if best is None or cand > best:
             best = cand
+            if best == ceiling:
+                break
     assert best is not None
     return best_chains, best
 
@@ -227,23 +238,42 @@ def _chain_choices(caps: dict[int, int], chains: list[Shape], order: Sequence[in
     return out
 
 
-def _best_tuples(fixed: Counter[int], rest: dict[int, int], r: int,
+def _best_tuples(fixed: dict[int, int], rest: dict[int, int], r: int,
                  tuple_needs: list[tuple[int, int]]) -> tuple[int, ...]:
-    """Lexicographically best capped tuple counts of ``fixed`` plus ``r`` more cards of ``rest``."""
+    """Lexicographically best capped tuple counts of ``fixed`` plus at most ``r`` more cards of
+    ``rest`` (exactly ``r`` gives the same: more cards never lose a tuple, and ``rest`` has them).
+
+    A dynamic programme over card kinds whose states are the capped tuple counts so far, each
+    with the fewest extra cards that reach it (at most the product of the caps plus one: a few
+    hundred). Taking a kind to a total that completes no new tuple is never useful, so each
+    kind has at most one choice per tuple size.
+    """
     sizes = [k for k, _ in tuple_needs]
-    caps = [need for _, need in tuple_needs]
-    # reachable states: (cards used, tuple counts per size) -- tiny, the needs are small
-    kinds = sorted(set(rest) | set(fixed))
-    states: set[tuple[int, tuple[int, ...]]] = {(0, tuple(0 for _ in sizes))}
-    for card in kinds:
+    caps = tuple(need for _, need in tuple_needs)
+    got0 = [0] * len(sizes)
+    options: list[list[tuple[int, tuple[int, ...]]]] = []  # per kind: (extra cards, tuples gained)
+    for card in set(rest) | set(fixed):
         base = fixed.get(card, 0)
-        nxt: set[tuple[int, tuple[int, ...]]] = set()
-        for used, got in states:
-            for extra in range(0, min(rest.get(card, 0), r - used) + 1):
-                total = base + extra
-                nxt.add((used + extra, tuple(min(g + total // k, cap) for g, k, cap in zip(got, sizes, caps, strict=True))))
+        top = base + min(rest.get(card, 0), r)
+        for i, k in enumerate(sizes):
+            got0[i] += base // k
+        steps = [(t - base, tuple(t // k - base // k for k in sizes))
+                 for t in range(base + 1, top + 1) if any(t % k == 0 for k in sizes)]
+        if steps:
+            options.append(steps)
+    states: dict[tuple[int, ...], int] = {tuple(min(g, cap) for g, cap in zip(got0, caps, strict=True)): 0}
+    for steps in options:
+        nxt = dict(states)
+        for got, used in states.items():
+            for extra, gain in steps:
+                u = used + extra
+                if u > r:
+                    break
+                g = tuple(min(a + b, cap) for a, b, cap in zip(got, gain, caps, strict=True))
+                if nxt.get(g, r + 1) > u:
+                    nxt[g] = u
         states = nxt
-    return max(got for used, got in states if used == r)
+    return max(states)
 
 
 def matches_fully(counts: dict[int, int], comps: Sequence[Combo], order: Sequence[int]) -> bool:
