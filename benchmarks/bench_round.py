@@ -273,12 +273,12 @@ def work_follow4(n: int, seed: int) -> dict[str, Any]:
 
 
 WORK = {
-    "checked": (lambda seed: work_rounds(None, 60, seed)),
-    "deck3": (lambda seed: work_rounds("three-deck", 25, seed)),
-    "deck4": (lambda seed: work_rounds("super-four-deck", 15, seed)),
-    "heuristic": (lambda seed: work_heuristic(6, seed)),
+    "checked": (lambda seed: work_rounds(None, 200, seed)),
+    "deck3": (lambda seed: work_rounds("three-deck", 80, seed)),
+    "deck4": (lambda seed: work_rounds("super-four-deck", 50, seed)),
+    "heuristic": (lambda seed: work_heuristic(16, seed)),
     "search": (lambda seed: work_search(8, seed)),
-    "judge": (lambda seed: work_judge(4000, seed)),
+    "judge": (lambda seed: work_judge(12000, seed)),
     "follow4": (lambda seed: work_follow4(9, seed)),
 }
 

@@ -107,9 +107,31 @@ def is_override_bid(bid: Bid) -> bool:
 def options(seat: int, hand: Sequence[int], level_rank: int, current: Bid | None, rules: RuleSet,
             *, pairs_only: bool = False) -> list[tuple[int, ...]]:
     """Every declaration ``seat`` could show from ``hand`` that would stand over ``current``."""
-    counts: dict[int, int] = {}
-    for c in hand:
-        counts[c] = counts.get(c, 0) + 1
+    # Only level cards and jokers declare: count those six kinds (C-level scans of the hand),
+    # in the order the hand first shows them, which is the order the options come in.
+    kinds = [c for c in (level_rank - 2, level_rank + 11, level_rank + 24, level_rank + 37, LJ, BJ) if c in hand]
+    if len(kinds) > 1:
+        kinds.sort(key=hand.index)
+    counts = {c: hand.count(c) for c in kinds}
+    # The answer depends on nothing else: dealing a plain card leaves it as it was.
+    key = (id(rules), seat, level_rank, current, pairs_only, tuple(counts.items()))
+    known = _OPTIONS.get(key)
+    if known is not None and known[0] is rules:
+        return list(known[1])
+    out = _options(seat, counts, level_rank, current, rules, pairs_only)
+    if len(_OPTIONS) >= 4096:
+        _OPTIONS.clear()
+    _OPTIONS[key] = (rules, tuple(out))
+    return out
+
+
+# (rules id, seat, level, standing bid, pairs only, level-card and joker counts) -> options; the
+# rule set itself is kept in the value, so a recycled id never answers for another rule set.
+_OPTIONS: dict[tuple[object, ...], tuple[RuleSet, tuple[tuple[int, ...], ...]]] = {}
+
+
+def _options(seat: int, counts: dict[int, int], level_rank: int, current: Bid | None, rules: RuleSet,
+             pairs_only: bool) -> list[tuple[int, ...]]:
     candidates: list[tuple[int, ...]] = []
     for card, n in counts.items():
         if is_joker(card):

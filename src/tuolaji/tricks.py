@@ -20,9 +20,18 @@ def lead_reason(cards: Sequence[int], ctx: TrumpContext) -> str | None:
 
 
 def is_sub_multiset(part: Sequence[int], whole: Counter[int] | Sequence[int]) -> bool:
-    have = whole if isinstance(whole, Counter) else Counter(whole)
-    need = Counter(part)
-    return all(have[c] >= n for c, n in need.items())
+    if isinstance(whole, Counter):
+        need = Counter(part)
+        return all(whole[c] >= n for c, n in need.items())
+    if len(part) == 1:
+        return part[0] in whole
+    # plays are short and hands are lists: the C-level count beats building two Counters
+    seen: dict[int, int] = {}
+    for c in part:
+        seen[c] = n = seen.get(c, 0) + 1
+        if n == 1 and c not in whole:
+            return False
+    return all(n == 1 or whole.count(c) >= n for c, n in seen.items())
 
 
 def follow_reason(lead: Sequence[int], hand: Sequence[int], play: Sequence[int],
@@ -31,11 +40,17 @@ def follow_reason(lead: Sequence[int], hand: Sequence[int], play: Sequence[int],
 
     ``hand`` is the follower's whole hand before playing.
     """
-    n = len(lead)
-    if len(play) != n:
+    if len(play) != len(lead):
         return "wrong_count"
     if not is_sub_multiset(play, hand):
         return "not_in_hand"
+    return follow_shape_reason(lead, hand, play, ctx, lead_comps)
+
+
+def follow_shape_reason(lead: Sequence[int], hand: Sequence[int], play: Sequence[int],
+                        ctx: TrumpContext, lead_comps: Sequence[Combo] | None = None) -> str | None:
+    """:func:`follow_reason` for a play already known to be in the hand and of the lead's size."""
+    n = len(lead)
     eff = ctx.eff
     e = eff[lead[0]]
     suit_hand = [c for c in hand if eff[c] == e]

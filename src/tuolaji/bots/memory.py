@@ -8,10 +8,10 @@ hidden card.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..cards import new_deck
+from ..cards import NUM_KINDS
 from ..combos import decompose
 from ..engine.observation import Observation, PublicTrick
 from ..trump import TrumpContext
@@ -36,50 +36,94 @@ class Memory:
         return suit not in self.void[seat]
 
 
-def _tricks(obs: Observation) -> Iterable[PublicTrick]:
-    yield from obs.tricks
-    if obs.trick is not None and obs.trick.plays:
-        yield obs.trick
+class _Notes:
+    """What the finished tricks of a round have shown, accumulated trick by trick."""
 
+    __slots__ = ("done", "last", "played", "void", "no_pairs", "holds")
 
-def remember(obs: Observation) -> Memory:
-    ctx = obs.ctx
-    eff = ctx.eff
-    players = obs.players
-    played: Counter[int] = Counter()
-    void: list[set[int]] = [set() for _ in range(players)]
-    no_pairs: list[set[int]] = [set() for _ in range(players)]
-    holds: list[Counter[int]] = [Counter() for _ in range(players)]
-    if obs.bid_seat is not None and obs.bid_cards and obs.bid_seat != obs.dealer:
-        holds[obs.bid_seat].update(obs.bid_cards)  # the dealer may have buried its declared cards
-    for t in _tricks(obs):
+    def __init__(self, done: int, last: PublicTrick | None, played: Counter[int], void: list[set[int]],
+                 no_pairs: list[set[int]], holds: list[Counter[int]]) -> None:
+        self.done, self.last = done, last
+        self.played, self.void, self.no_pairs, self.holds = played, void, no_pairs, holds
+
+    def copy(self) -> _Notes:
+        return _Notes(self.done, self.last, Counter(self.played), [set(v) for v in self.void],
+                      [set(v) for v in self.no_pairs], [Counter(h) for h in self.holds])
+
+    def note(self, t: PublicTrick, ctx: TrumpContext) -> None:
+        eff = ctx.eff
         lead = t.plays[0]
         n = len(lead)
         suit = eff[lead[0]]
         pairs_needed = _pairs(lead, ctx) if n > 1 else 0
+        holds = self.holds
         if t.attempted is not None:  # a failed throw shows cards that went back to the hand
             holds[t.leader].update(Counter(t.attempted) - Counter(lead))
         for seat, play in zip(t.seats, t.plays, strict=False):
-            played.update(play)
-            holds[seat] -= Counter(play)
+            self.played.update(play)
+            if holds[seat]:
+                holds[seat] -= Counter(play)
             if seat == t.leader:
                 continue
             in_suit = [c for c in play if eff[c] == suit]
             if len(in_suit) < n:
-                void[seat].add(suit)
+                self.void[seat].add(suit)
             elif pairs_needed and sum(v // 2 for v in Counter(in_suit).values()) < pairs_needed:
-                no_pairs[seat].add(suit)
-    unseen = Counter(new_deck(obs.decks))
-    unseen.subtract(played)
-    unseen.subtract(obs.hand)
+                self.no_pairs[seat].add(suit)
+
+
+# Notes on the finished tricks, per seat and round, so that each decision only reads the tricks
+# finished since the last one. A round's finished tricks are shared, never-changing objects
+# (observe() builds each once), so the last trick read, found at its place again, proves the
+# observation continues the same round. Entries are replaced, never changed, once stored.
+_NOTES: dict[tuple[object, ...], _Notes] = {}
+_NOTES_MAX = 64
+
+
+def _notes(obs: Observation) -> _Notes:
+    players = obs.players
+    key = (obs.seat, players, obs.ctx, obs.dealer, obs.bid_seat, obs.bid_cards)
+    tricks = obs.tricks
+    got = _NOTES.get(key)
+    if got is None or got.done > len(tricks) or (got.done and tricks[got.done - 1] is not got.last):
+        holds: list[Counter[int]] = [Counter() for _ in range(players)]
+        if obs.bid_seat is not None and obs.bid_cards and obs.bid_seat != obs.dealer:
+            holds[obs.bid_seat].update(obs.bid_cards)  # the dealer may have buried its declared cards
+        got = _Notes(0, None, Counter(), [set() for _ in range(players)], [set() for _ in range(players)], holds)
+        if not tricks:
+            return got
+    if got.done == len(tricks):
+        return got.copy()
+    notes = got.copy()
+    for t in tricks[got.done:]:
+        notes.note(t, obs.ctx)
+    notes.done, notes.last = len(tricks), tricks[-1]
+    if len(_NOTES) >= _NOTES_MAX:
+        _NOTES.clear()  # games come and go; starting over costs one full read per seat
+    _NOTES[key] = notes
+    return notes.copy()
+
+
+def remember(obs: Observation) -> Memory:
+    ctx = obs.ctx
+    notes = _notes(obs)
+    if obs.trick is not None and obs.trick.plays:
+        notes.note(obs.trick, ctx)
+    played, holds = notes.played, notes.holds
+    left = [obs.decks] * NUM_KINDS
+    for c, n in played.items():
+        left[c] -= n
+    for c in obs.hand:
+        left[c] -= 1
     if obs.kitty is not None:
-        unseen.subtract(obs.kitty)
-    unseen = +unseen
+        for c in obs.kitty:
+            left[c] -= 1
+    unseen = Counter({c: n for c, n in enumerate(left) if n > 0})
     holds[obs.seat] = Counter()
     for h in holds:
         for c in list(h):
             h[c] = min(h[c], unseen[c])
-    return Memory(obs.seat, ctx, played, unseen, void, no_pairs, holds, obs.kitty is None)
+    return Memory(obs.seat, ctx, played, unseen, notes.void, notes.no_pairs, holds, obs.kitty is None)
 
 
 def _pairs(cards: Sequence[int], ctx: TrumpContext) -> int:

@@ -69,7 +69,12 @@ def _public(t: object) -> PublicTrick:
     from .round import Trick
 
     assert isinstance(t, Trick)
-    return PublicTrick(t.leader, tuple(t.seats), tuple(t.plays), t.winner, t.points, t.attempted)
+    if t.public is not None:
+        return t.public
+    pub = PublicTrick(t.leader, tuple(t.seats), tuple(t.plays), t.winner, t.points, t.attempted)
+    if t.winner is not None:  # a finished trick never changes again: build its public form once
+        t.public = pub
+    return pub
 
 
 def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from ..cards import POINTS, is_joker, suit_of
 from ..combos import Combo, decompose
@@ -19,7 +20,7 @@ from ..declaring import Bid, bid_reason, is_override_bid, read_bid, shown_cards
 from ..errors import IllegalAction
 from ..ruleset import FirstRoundDealer, NoDeclaration, Partnership, RuleSet, ThrowPenalty
 from ..scoring import kitty_multiplier, level_change
-from ..tricks import check_throw, follow_reason, is_sub_multiset, lead_reason, trick_winner
+from ..tricks import check_throw, follow_shape_reason, is_sub_multiset, lead_reason, trick_winner
 from ..trump import TrumpContext
 from .actions import Action, Bury, CallFriend, Declare, Pass, Play, Redeal
 from .events import (
@@ -39,6 +40,9 @@ from .events import (
     TrumpFixed,
 )
 
+if TYPE_CHECKING:
+    from .observation import PublicTrick
+
 
 class Phase(StrEnum):
     DEAL = "deal"  # cards dealt one at a time; anyone may declare between cards
@@ -53,7 +57,7 @@ class Phase(StrEnum):
 class Trick:
     """A trick in progress or finished: who led, the plays in order, and the winner."""
 
-    __slots__ = ("leader", "plays", "seats", "winner", "points", "lead_comps", "attempted")
+    __slots__ = ("leader", "plays", "seats", "winner", "points", "lead_comps", "attempted", "public")
 
     def __init__(self, leader: int) -> None:
         self.leader = leader
@@ -63,6 +67,7 @@ class Trick:
         self.points = 0
         self.lead_comps: list[Combo] | None = None
         self.attempted: tuple[int, ...] | None = None
+        self.public: PublicTrick | None = None  # its public form once finished (shared by every observation)
 
     def copy(self) -> Trick:
         t = Trick(self.leader)
@@ -174,7 +179,9 @@ class Round:
         seat = action.seat  # type: ignore[union-attr]
         if not (type(seat) is int and 0 <= seat < self.players):
             raise IllegalAction("bad_seat", seat=seat)
-        if isinstance(action, Declare):
+        if type(action) is Play:  # the common case first, with one exact type test
+            self._check_play(seat, action.cards)
+        elif isinstance(action, Declare):
             self._check_declare(action)
         elif isinstance(action, Pass):
             if phase not in (Phase.DECLARE, Phase.OVERRIDE):
@@ -198,15 +205,18 @@ class Round:
             if not (type(action.card) is int and 0 <= action.card < 54):
                 raise IllegalAction("bad_friend_card", why="no such card")
         elif isinstance(action, Play):
-            if phase != Phase.PLAY:
-                raise IllegalAction("wrong_phase", phase=phase.value)
-            self._check_turn(seat)
-            reason = self.play_reason(seat, action.cards)
-            if reason:
-                lead = self.trick.plays[0] if self.trick and self.trick.plays else ()
-                raise IllegalAction(reason, n=len(lead))
+            self._check_play(seat, action.cards)
         else:
             raise IllegalAction("bad_action", why=f"unknown action {action!r}")
+
+    def _check_play(self, seat: int, cards: Sequence[int]) -> None:
+        if self.phase != Phase.PLAY:
+            raise IllegalAction("wrong_phase", phase=self.phase.value)
+        self._check_turn(seat)
+        reason = self.play_reason(seat, cards)
+        if reason:
+            lead = self.trick.plays[0] if self.trick and self.trick.plays else ()
+            raise IllegalAction(reason, n=len(lead))
 
     def _check_turn(self, seat: int) -> None:
         if seat != self.turn:
@@ -243,7 +253,10 @@ class Round:
         assert self.ctx is not None and self.trick is not None
         if not self.trick.plays:
             return lead_reason(cards, self.ctx)
-        return follow_reason(self.trick.plays[0], hand, cards, self.ctx, self.trick.lead_comps)
+        lead = self.trick.plays[0]
+        if len(cards) != len(lead):
+            return "wrong_count"
+        return follow_shape_reason(lead, hand, cards, self.ctx, self.trick.lead_comps)
 
     def _read_bid(self, action: Declare, *, pairs_only: bool) -> Bid:
         hand = self.hands[action.seat]
