@@ -303,3 +303,41 @@ def test_golden_playthrough_is_the_default_game() -> None:
     assert rules.replace(name="classic", description=RULES.description) == RULES
     summary = [(e["team"], e["levels"], e["attacker_points"]) for e in golden["events"] if e["e"] == "round_ended"]
     assert len(summary) == 14 and summary[0][0] in ("dealer", "attackers")
+
+
+def test_card_tokens_read_by_look_up_read_as_the_full_parser_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tuolaji import cards
+
+    spellings = dict(cards._TOKENS)
+    assert len(set(spellings.values())) == 54
+    monkeypatch.setattr(cards, "_TOKENS", {})
+    assert {t: parse_card(t) for t in spellings} == spellings
+
+
+@pytest.mark.parametrize("decks", [2, 4])
+def test_suit_counts_follow_every_play_and_copy(decks: int) -> None:
+    """The per-seat counts by suit that rollouts read stay equal to counting the hand afresh."""
+    from tuolaji.engine.legal import random_play
+
+    rng = random.Random(decks)
+    rules = RuleSet(decks=decks)
+    deck = new_deck(decks)
+    rng.shuffle(deck)
+    rnd = Round(rules=rules, deck=deck, level=5, dealer=1)
+    while rnd.phase == Phase.DEAL:
+        rnd.apply(Deal())
+    while rnd.phase == Phase.DECLARE:
+        assert rnd.turn is not None
+        rnd.apply(Pass(rnd.turn))
+    rnd.apply(Bury(1, tuple(rnd.hands[1][: rnd.kitty_size])))
+    while rnd.phase == Phase.PLAY:
+        assert rnd.ctx is not None and rnd.turn is not None
+        eff = rnd.ctx.eff
+        if rng.random() < 0.3:
+            rnd = rnd.copy()
+        for s in range(rules.players):
+            fresh: dict[int, Counter[int]] = {}
+            for c in rnd.hands[s]:
+                fresh.setdefault(eff[c], Counter())[c] += 1
+            assert {e: dict(n) for e, n in rnd.suit_counts(s).items()} == {e: dict(n) for e, n in fresh.items()}
+        rnd.apply(Play(rnd.turn, random_play(rnd, rnd.turn, rng)))

@@ -92,6 +92,10 @@ def parse_rank(token: str) -> int:
 
 
 def parse_card(token: str) -> int:
+    if type(token) is str:  # the usual spellings by one look-up; the rest below
+        card = _TOKENS.get(token)
+        if card is not None:
+            return card
     if not isinstance(token, str):
         raise CardError(f"bad card {token!r}: a card is a string such as 'S10', 'HA', 'BJ'")
     t = token.strip().upper()
@@ -109,6 +113,15 @@ def parse_card(token: str) -> int:
         f"bad card {token!r}: write suit S/H/C/D then rank 2-10/J/Q/K/A (e.g. 'S10', 'HA'), "
         "or BJ / LJ for the jokers"
     )
+
+
+def _spellings() -> dict[str, int]:
+    out: dict[str, int] = {}
+    for card in range(NUM_KINDS):
+        text = card_str(card)
+        for t in {text, text.replace("10", "T")}:
+            out[t] = out[t.lower()] = out[t[0] + t[1:].lower()] = card
+    return out
 
 
 def parse_cards(tokens: Iterable[str] | str) -> list[int]:
@@ -144,3 +157,5 @@ def pretty(card: int) -> str:
 def new_deck(decks: int) -> list[int]:
     return [c for _ in range(decks) for c in range(NUM_KINDS)]
 
+
+_TOKENS = _spellings()  # every upper- and lower-case spelling parse_card reads without spaces

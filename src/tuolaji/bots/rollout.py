@@ -157,23 +157,10 @@ class HandThreats:
 
     def __init__(self, rnd: Round) -> None:
         self.rnd = rnd
-        self._suits: dict[int, dict[int, Counter[int]]] = {}  # seat -> suit -> cards
 
     def by_suit(self, seat: int) -> dict[int, Counter[int]]:
-        """The seat's cards per suit it still holds (counted once per decision)."""
-        got = self._suits.get(seat)
-        if got is None:
-            ctx = self.rnd.ctx
-            assert ctx is not None
-            eff = ctx.eff
-            got = self._suits[seat] = {}
-            for c in self.rnd.hands[seat]:
-                e = eff[c]
-                if e in got:
-                    got[e][c] += 1
-                else:
-                    got[e] = Counter((c,))
-        return got
+        """The seat's cards per suit it still holds (the round keeps them up to date)."""
+        return self.rnd.suit_counts(seat)
 
     def suit_cards(self, seat: int, suit: int) -> Counter[int]:
         return self.by_suit(seat).get(suit) or Counter()

@@ -10,6 +10,7 @@ exactly as it was. :meth:`Round.apply_unchecked` skips the checks for trusted ca
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -117,6 +118,7 @@ class Round:
         self.events: list[Event] = []
         self.result: RoundEnded | None = None
         self.redeal = False
+        self._suit_counts: list[dict[int, Counter[int]] | None] | None = None  # see suit_counts()
 
     # ----------------------------------------------------------------- queries
     @property
@@ -129,7 +131,7 @@ class Round:
             return ()
         if self.find_friend:
             return (self.dealer,) if self.friend is None else (self.dealer, self.friend)
-        return tuple(s for s in range(self.players) if s % 2 == self.dealer % 2)
+        return tuple(range(self.dealer % 2, self.players, 2))  # the seats of the dealer's parity
 
     def is_attacker(self, seat: int) -> bool:
         """Is ``seat`` on the attacking side (the truth, used for scoring)."""
@@ -162,6 +164,27 @@ class Round:
     @property
     def next_deal_seat(self) -> int:
         return (self.start_seat + self.dealt) % self.players
+
+    def suit_counts(self, seat: int) -> dict[int, Counter[int]]:
+        """The seat's cards by effective suit (trump fixed), kept up to date as it plays.
+
+        Built on first use (a copy of the round starts without them) and only read by callers.
+        """
+        assert self.ctx is not None
+        cache = self._suit_counts
+        if cache is None:
+            cache = self._suit_counts = [None] * self.players
+        got = cache[seat]
+        if got is None:
+            eff = self.ctx.eff
+            got = cache[seat] = {}
+            for c in self.hands[seat]:
+                e = eff[c]
+                if e in got:
+                    got[e][c] += 1
+                else:
+                    got[e] = Counter((c,))
+        return got
 
     # ----------------------------------------------------------------- checking
     def check(self, action: Action) -> None:
@@ -414,6 +437,7 @@ class Round:
 
     def _start_play(self) -> None:
         dealer = self._dealer()
+        self._suit_counts = None  # the kitty and the trump may have changed the hands' suits
         self.phase = Phase.PLAY
         self.turn = dealer
         self.trick = Trick(dealer)
@@ -440,6 +464,16 @@ class Round:
         hand = self.hands[seat]
         for c in played:
             hand.remove(c)
+        by_suit = self._suit_counts[seat] if self._suit_counts is not None else None
+        if by_suit is not None:
+            eff = ctx.eff
+            for c in played:
+                counts = by_suit[eff[c]]
+                counts[c] -= 1
+                if not counts[c]:
+                    del counts[c]
+                    if not counts:
+                        del by_suit[eff[c]]
         trick.seats.append(seat)
         trick.plays.append(played)
         self.events.append(Played(seat, played, attempted))
@@ -513,6 +547,7 @@ class Round:
         r.seat_points = list(self.seat_points)
         r.failed_throws = list(self.failed_throws)
         r.events = list(self.events)
+        r._suit_counts = None
         return r
 
 
