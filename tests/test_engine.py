@@ -341,3 +341,15 @@ def test_suit_counts_follow_every_play_and_copy(decks: int) -> None:
                 fresh.setdefault(eff[c], Counter())[c] += 1
             assert {e: dict(n) for e, n in rnd.suit_counts(s).items()} == {e: dict(n) for e, n in fresh.items()}
         rnd.apply(Play(rnd.turn, random_play(rnd, rnd.turn, rng)))
+
+
+def test_submultisets_built_at_once_come_in_the_lazy_order() -> None:
+    from tuolaji.engine.legal import _all_submultisets, _lazy_submultisets, count_submultisets
+
+    rng = random.Random(3)
+    for _ in range(500):
+        items = sorted({rng.randrange(54): rng.randint(1, 4) for _ in range(rng.randint(0, 8))}.items())
+        r = rng.randint(0, sum(n for _, n in items) + 1)
+        eager = _all_submultisets(items, r)
+        assert eager == list(_lazy_submultisets(items, r))
+        assert len(eager) == len(set(eager)) == count_submultisets(items, r)

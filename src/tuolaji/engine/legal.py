@@ -25,7 +25,46 @@ def _items(cards: Sequence[int]) -> list[tuple[int, int]]:
 
 
 def submultisets(items: Sequence[tuple[int, int]], r: int) -> Iterator[tuple[int, ...]]:
-    """All sub-multisets of size ``r`` of ``items`` [(card, count)], each once."""
+    """All sub-multisets of size ``r`` of ``items`` [(card, count)], each once.
+
+    Order: the first item's copies from most to fewest, then the next item's, and so on. Up to
+    ``EAGER_LIMIT`` choices they are built at once, sharing every suffix (no generator chain per
+    choice); beyond that they are produced lazily, in the same order.
+    """
+    if count_submultisets(items, r) <= EAGER_LIMIT:
+        return iter(_all_submultisets(items, r))
+    return _lazy_submultisets(items, r)
+
+
+EAGER_LIMIT = 4096
+
+
+def _all_submultisets(items: Sequence[tuple[int, int]], r: int) -> list[tuple[int, ...]]:
+    n = len(items)
+    memo: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+    suffix = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + items[i][1]
+
+    def rec(i: int, r: int) -> list[tuple[int, ...]]:
+        if r == 0:
+            return [()]
+        if suffix[i] < r:
+            return []
+        got = memo.get((i, r))
+        if got is None:
+            card, cnt = items[i]
+            got = []
+            for take in range(min(cnt, r), -1, -1):
+                head = (card,) * take
+                got += [head + rest for rest in rec(i + 1, r - take)]
+            memo[i, r] = got
+        return got
+
+    return rec(0, r)
+
+
+def _lazy_submultisets(items: Sequence[tuple[int, int]], r: int) -> Iterator[tuple[int, ...]]:
     suffix = [0] * (len(items) + 1)  # cards left from item i on
     for i in range(len(items) - 1, -1, -1):
         suffix[i] = suffix[i + 1] + items[i][1]
