@@ -193,13 +193,18 @@ def required_structure(counts: dict[int, int], comps: Sequence[Combo], n: int,
     """
     chains, tuple_needs = needs(comps)
     best_chains = embed_chains(counts, chains, order)
-    if all(k == 2 for k, _ in tuple_needs) and max(counts.values(), default=0) <= 2:
+    if all(k == 2 for k, _ in tuple_needs):
+        # Only pairs asked: every pair the hand holds can be played (the lead's pairs fit in its
+        # n cards), the chains' own included, so the capped pair count is the answer.
         return best_chains, tuple(min(tuples(counts, k), need) for k, need in tuple_needs)
+    chosen = [c for c, ok in zip(chains, best_chains, strict=True) if ok]
     # No placement of the chains can beat the best n cards chosen freely: stop once one reaches it.
     ceiling = _best_tuples({}, counts, n, tuple_needs)
+    if not chosen:
+        return best_chains, ceiling
     best: tuple[int, ...] | None = None
     tried: set[tuple[int, ...]] = set()
-    for used in _chain_choices(dict(counts), [c for c, ok in zip(chains, best_chains, strict=True) if ok], order):
+    for used in _chain_choices(dict(counts), chosen, order):
         key = tuple(sorted(used))
         if key in tried:  # the same cards placed in another order
             continue
