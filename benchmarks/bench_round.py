@@ -320,6 +320,11 @@ def main() -> None:
     args = parser.parse_args()
     if args.worker:
         import tuolaji
+        import tuolaji.bots.heuristic
+        import tuolaji.bots.search
+        import tuolaji.engine.legal
+        import tuolaji.engine.observation
+        import tuolaji.judge  # noqa: F401  (imported before the clock starts)
 
         result = WORK[args.worker](args.seed)
         result["tuolaji"] = str(Path(tuolaji.__file__).parent)
