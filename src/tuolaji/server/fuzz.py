@@ -137,14 +137,20 @@ class Player:
                 self.report.problem(f"seat {self.seat} stood up and still got a hand")
             return m
         if m["type"] == "state":
+            before = set(self.know.known)
             self.check(m)
             self.state = m
             # a reply is sent before the state waiting in the same connection's queue, so it may
-            # name a card played just before it that the client has not been shown yet: replies
-            # are checked once the next state has arrived
+            # name a card played just before it that the client has not been shown yet; and that
+            # state may already be of the next round (whose start forgets the last one's cards).
+            # So a reply is judged by what the seat knew just before or just after that state.
             held, self.held = self.held, []
-            for reply in held:
-                self.check(reply)
+            if held:
+                after = self.know.known
+                self.know.known = before | after
+                for reply in held:
+                    self.check(reply)
+                self.know.known = after
         else:
             self.held.append(m)
         return m
