@@ -39,6 +39,10 @@ def act(page: Page) -> bool:
         page.locator("#btn-bury:not([disabled])").click()
         wait_js(page, "() => document.querySelector('.table-page').dataset.phase !== 'bury'")
         return True
+    if ph == "call_friend":
+        page.locator("#btn-call-friend:not([disabled])").click()
+        wait_js(page, "() => document.querySelector('.table-page').dataset.phase !== 'call_friend'")
+        return True
     if ph == "play":
         n = len(hand(page))
         page.locator("#btn-hint").click()

@@ -175,3 +175,44 @@ def test_the_chinese_start_page_and_table_speak_chinese(srv: LiveServer, browser
     page.locator("#deal-info").wait_for()
     assert "已发" in page.locator("#deal-info").inner_text()
     ctx.close()
+
+
+def points_of(cards: list[str]) -> int:
+    return sum(5 if c[1:] == "5" else 10 if c[1:] in ("10", "K") else 0 for c in cards)
+
+
+def test_what_players_watch(srv: LiveServer, context: Any) -> None:
+    """Scored cards add up to the attackers' points; the counter counts exactly the cards the
+    player cannot see; points still in play and taken add up to the deck's 200."""
+    page = context.new_page()
+    new_game(page, srv.url)
+    play_until([page], lambda: phase(page) == "play" and my_turn(page) and len(hand(page)) <= 15
+               and page.locator("#trick:not(.finished) .play").count() == 0)
+    scored = page.eval_on_selector_all("#scored-cards .card", "els => els.map(e => e.dataset.card)")
+    attackers = int(page.locator("#watch h2 strong").inner_text())
+    assert points_of(scored) == attackers, (scored, attackers)
+    left = int(page.locator("#points-left strong").inner_text())
+    taken = sum(int(x) for x in re.findall(r"\((\d+) (?:points|分)\)", " ".join(log_lines(page))))
+    assert left + taken == 200, (left, taken)
+    counts = [int(x) for x in page.eval_on_selector_all("#counter [data-group]", "els => els.map(e => e.textContent)")]
+    sizes = page.eval_on_selector_all(".felt .seat:not(.me) .seat-cards", "els => els.map(e => e.textContent)")
+    others = sum(int(re.sub(r"\D", "", x)) for x in sizes)
+    i_buried = page.locator(".felt .seat.me .badge.dealer").count() == 1
+    assert sum(counts) == others + (0 if i_buried else 8), (counts, others, i_buried)
+
+
+def test_find_a_friend_shows_the_called_card_and_unknown_seats(srv: LiveServer, context: Any) -> None:
+    page = context.new_page()
+    page.goto(srv.url + "/")
+    page.select_option("#rules-preset", "bianfeng-friend")
+    page.select_option("#speed", "instant")
+    page.select_option("#difficulty", "easy")
+    page.click("#btn-new-game")
+    page.locator("#hand .hand-card").first.wait_for()
+    play_until([page], lambda: phase(page) == "play")
+    page.locator("#called-card").wait_for()
+    assert page.locator("#called-card").inner_text().strip()
+    revealed = any("friend" in line for line in log_lines(page))
+    if not revealed:  # before the friend shows, nobody but the dealer is marked as a side
+        assert page.locator(".felt .badge.att").count() == 0
+        assert page.locator(".felt .badge.unknown").count() >= 1

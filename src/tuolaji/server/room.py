@@ -27,6 +27,7 @@ from ..bots.base import Bot
 from ..bots.driver import apply_or_fallback, decide, fallback
 from ..bots.registry import make_bot
 from ..cards import card_str, cards_str, parse_cards, suit_letter
+from ..combos import decompose
 from ..engine.actions import Action, action_from_dict
 from ..engine.events import Redealt, RoundEnded
 from ..engine.match import Match
@@ -668,6 +669,14 @@ class Room:
             conn.push({"type": "checked", "re": msg.id, "ok": False, "code": exc.code,
                        "reason": exc.message(conn.lang), "why": why})
             return
+        rnd = self.match.round
+        leading = kind == "play" and (rnd.trick is None or not rnd.trick.plays)
+        cards = getattr(action, "cards", ())
+        if leading and rnd.ctx is not None and len(decompose(cards, rnd.ctx)) > 1:
+            # a throw (several combinations at once): legal to try, but it fails if another hand
+            # can beat a part of it, so the page warns instead of saying "legal"
+            conn.push({"type": "checked", "re": msg.id, "ok": True, "throw": True})
+            return
         conn.push({"type": "checked", "re": msg.id, "ok": True})
 
     async def _on_hint(self, conn: Conn, msg: Message) -> None:
@@ -712,6 +721,8 @@ class Room:
         """Per seat: "dealer" side, "attacker", or None while unknown (publicly known only)."""
         if rnd.dealer is None:
             return [None] * self.players
+        if rnd.find_friend and not rnd.friend_revealed:  # until the friend shows, only the dealer is known
+            return ["dealer" if s == rnd.dealer else None for s in range(self.players)]
         public = getattr(rnd, "publicly_attacker", None) or rnd.is_attacker
         return ["attacker" if public(s) else "dealer" for s in range(self.players)]
 

@@ -346,6 +346,7 @@ class CheckedMsg(TypedDict):
     code: NotRequired[str]
     reason: NotRequired[str]
     why: NotRequired[str]
+    throw: NotRequired[bool]  # legal, but a throw: it fails if another hand beats a part of it
 
 
 class HintAction(TypedDict):

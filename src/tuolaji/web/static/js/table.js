@@ -3,7 +3,7 @@
 // panel (last trick, kitty, log) and the dialogs. The server decides everything; this page
 // draws the state it is sent and sends the player's choices through a Transport.
 import { t, lang } from "./i18n.js";
-import { cardRow, cardText, cardsText } from "./cards.js";
+import { cardRow, cardText, cardsText, suitText } from "./cards.js";
 import { h, swap, toast } from "./dom.js";
 import { token, setToken, savedName } from "./api.js";
 import { follow, go, link, roomLink } from "./nav.js";
@@ -13,6 +13,8 @@ import { onHandKey, renderHand, selectCards, selectedCards } from "./hand.js";
 import { lobbyDialog, summaryDialog } from "./summary.js";
 import { GameLog } from "./log.js";
 import { recordRound } from "./stats.js";
+import { RoundTally, effectiveSuit, GROUPS } from "./tally.js";
+import { applyMotion, fxOn, play as playCue, setFx } from "./fx.js";
 
 /**
  * @typedef {import("./wire").ServerMessage} ServerMessage
@@ -56,9 +58,18 @@ export class TablePage {
     this.destroyed = false;
     this.gone = false;
     this.settingsOpen = false;
+    this.prefsOpen = false;
     /** @type {number | null} the round whose summary was shown last */
     this.summaryRound = null;
     this.summaryClosed = false;
+    this.tally = new RoundTally();
+    /** @type {Record<string, any> | null} the room's rules (from welcome) */
+    this.rules = null;
+    /** @type {{ seat: number, tried: string[], cards: string[] } | null} the last failed throw, shown until the trick ends */
+    this.failedThrow = null;
+    /** @type {string} the trick and the number of its plays drawn last (new plays slide in) */
+    this.drawnPlays = "";
+    applyMotion();
     /** @type {number | null} the round being played when this page opened */
     this.firstRound = null;
     /** @type {import("./wire").Summary | null} the last round's summary (sent only between rounds) */
@@ -132,6 +143,7 @@ export class TablePage {
     switch (m.type) {
       case "welcome":
         if (m.token) setToken(m.token);
+        this.rules = m.rules;
         break;
       case "state":
         this.onState(m);
@@ -181,6 +193,8 @@ export class TablePage {
     if (newRound || turnChanged) { this.hintText = null; this.checkResult = null; this.coachMsg = null; }  // a refusal belongs to its turn
     if (newRound) this.selected = [];
     this.log.add(m, (s) => this.name(s));
+    this.watch(m, prev);
+    if (localStorage.getItem("tuolaji.trumpLeft") === "on") trumpFirst(m);
     this.render();
   }
 
@@ -199,6 +213,36 @@ export class TablePage {
       code: this.code, round: s.round, difficulty: m.room.settings.difficulty || "normal", rules: m.room.rules,
       won, levels: won ? s.result.levels : 0, matchOver: m.view.over, matchWon: m.view.over && s.winner === team,
     });
+  }
+
+  /**
+   * Follow the round's public events: the tally (scored cards, points left, card counter), the
+   * failed throw to announce, and the sounds.
+   * @param {StateMsg} m
+   * @param {StateMsg | null} prev
+   */
+  watch(m, prev) {
+    const me = m.you ? m.you.seat : null;
+    const fresh = prev !== null;  // a page's first state replays the round so far: no sounds for it
+    for (const e of m.events || []) {
+      if (e.e === "trick_ended") {
+        const lead = this.tally.current[0];
+        const won = this.tally.current.find((p) => p.seat === e.winner);
+        const eff = (/** @type {string} */ c) => effectiveSuit(c, m.view.trump, m.view.level);
+        if (fresh && lead && won && lead.cards[0] && won.cards[0] && eff(lead.cards[0]) !== "T" && eff(won.cards[0]) === "T") playCue("ruff");
+        this.failedThrow = null;
+      }
+      this.tally.add(e);
+      if (e.e === "played" && e.attempted) {
+        this.failedThrow = { seat: e.seat, tried: e.attempted, cards: e.cards };
+        if (fresh) playCue("failed_throw");
+      }
+      if (fresh && (e.e === "declared" || e.e === "trump_fixed")) playCue("trump");
+      if (fresh && e.e === "round_ended" && me !== null) playCue(e.dealer_side.includes(me) === (e.team === "dealer") ? "won" : "lost");
+    }
+    const myTurnNow = !!(m.options && m.options.turn && !m.between);
+    const wasMyTurn = !!(prev && prev.options && prev.options.turn && !prev.between);
+    if (fresh && myTurnNow && !wasMyTurn && !(m.you && m.you.autoplay)) playCue("turn");
   }
 
   // ---------------------------------------------------------------- layout
@@ -287,6 +331,7 @@ export class TablePage {
       `${x.label} `, h("strong", {}, x.level)));
     top.appendChild(h("span", { class: "levels", id: "levels", "aria-label": t("levels") }, ...teams));
     top.appendChild(h("span", { class: "trump", id: "trump" }, `${t("trump")} `, h("strong", { class: v.trump === "H" || v.trump === "D" ? "red" : "" }, trumpText(v))));
+    if (v.friend_card) top.appendChild(h("span", { class: "called", id: "called-card" }, `${t("called_card")} `, h("strong", { class: v.friend_card[0] === "H" || v.friend_card[0] === "D" ? "red" : "" }, cardText(v.friend_card))));
     top.appendChild(h("span", { class: "points", id: "points" }, `${t("attackers_points")} `, h("strong", {}, String(v.attacker_points))));
     top.appendChild(h("span", { class: "round" }, t("round_n", { n: v.round_number })));
     const controls = h("span", { class: "controls" });
@@ -303,6 +348,7 @@ export class TablePage {
       box.addEventListener("toggle", () => { this.settingsOpen = box.open; });
       controls.append(box);
     }
+    if (!this.readonly) controls.append(this.playerSettings());
     if (!this.readonly && this.me() !== null) {
       const on = st.you.autoplay;
       controls.appendChild(h("button", { type: "button", id: "btn-autoplay", "aria-pressed": on ? "true" : "false", onclick: () => this.send({ type: "autoplay", on: !on }) }, on ? t("autoplay_stop") : t("autoplay")));
@@ -310,6 +356,31 @@ export class TablePage {
     controls.appendChild(langButton(() => { this.send({ type: "lang", lang: lang() }); this.render(); }));
     top.appendChild(controls);
     swap(this.topbar, top);
+  }
+
+  /** The player's own choices, kept in this browser: sound, animation, counter, hand order, colours. */
+  playerSettings() {
+    /** @param {string} id @param {string} label @param {boolean} on @param {(on: boolean) => void} set */
+    const check = (id, label, on, set) => {
+      const box = h("input", { id, type: "checkbox", checked: on });
+      box.addEventListener("change", () => { set(box.checked); this.render(); });
+      return h("label", { for: id }, box, " ", label);
+    };
+    /** @param {string} key */
+    const flag = (key, dflt = false) => { const v = localStorage.getItem(key); return v === null ? dflt : v === "on"; };
+    /** @param {string} key @param {boolean} on */
+    const keep = (key, on) => localStorage.setItem(key, on ? "on" : "off");
+    const open = this.prefsOpen ? { open: true } : {};
+    const box = h("details", Object.assign({ class: "settings prefs", id: "prefs" }, open), h("summary", { "aria-label": t("settings") }, "☰"),
+      h("div", { class: "settings-panel" },
+        check("pref-sound", t("sound"), fxOn("sound"), (on) => setFx("sound", on)),
+        check("pref-motion", t("motion"), fxOn("motion"), (on) => setFx("motion", on)),
+        check("pref-counter", t("counter_setting"), flag("tuolaji.counter", true), (on) => keep("tuolaji.counter", on)),
+        check("pref-trump-left", `${t("hand_sort")}: ${t("trump_left")}`, flag("tuolaji.trumpLeft"), (on) => { keep("tuolaji.trumpLeft", on); if (on && this.state) trumpFirst(this.state); }),
+        check("pref-four-colour", t("four_colour"), flag("tuolaji.fourColour"), (on) => { keep("tuolaji.fourColour", on); document.documentElement.classList.toggle("four-colour", on); })));
+    document.documentElement.classList.toggle("four-colour", flag("tuolaji.fourColour"));
+    box.addEventListener("toggle", () => { this.prefsOpen = box.open; });
+    return box;
   }
 
   renderFelt() {
@@ -327,6 +398,7 @@ export class TablePage {
       const badges = [];
       if (v.dealer === seat) badges.push(h("span", { class: "badge dealer", title: t("dealer") }, lang() === "zh" ? "庄" : "D"));
       if (sides[seat] === "attacker") badges.push(h("span", { class: "badge att" }, lang() === "zh" ? "闲" : "A"));
+      else if (sides[seat] === null && v.dealer !== null && v.friend_card) badges.push(h("span", { class: "badge unknown", title: t("friend_unknown") }, t("unknown_side")));
       if (info.bot) badges.push(h("span", { class: "badge bot", title: info.human ? t("away") : t("bot") }, info.human ? "☕" : "🤖"));
       const box = h("div", {
         class: "seat" + (turn ? " turn" : "") + (rel === 0 && this.me() !== null ? " me" : "") + (info.human ? " human" : ""),
@@ -347,11 +419,16 @@ export class TablePage {
         "data-winner-pos": winner === null ? "" : seatPlace(relSeat(winner, me, n), n),
         "aria-label": trick ? t("trick_n", { n: v.tricks_played + 1 }) : t("last_trick"),
       });
-      for (const p of showing.plays) {
+      const drawn = this.drawnPlays.split(":");
+      const same = drawn[0] === `${v.round_number}.${v.tricks_played}.${trick ? "open" : "done"}`;
+      const before = same ? parseInt(drawn[1] || "0", 10) : (trick ? 0 : showing.plays.length);
+      this.drawnPlays = `${v.round_number}.${v.tricks_played}.${trick ? "open" : "done"}:${showing.plays.length}`;
+      showing.plays.forEach((p, i) => {
         const won = winner === p.seat;
-        area.appendChild(h("div", { class: "play" + (won ? " won" : ""), "data-pos": seatPlace(relSeat(p.seat, me, n), n), "data-seat": p.seat },
+        const fresh = i >= before ? " fresh" : "";
+        area.appendChild(h("div", { class: "play" + (won ? " won" : "") + fresh, "data-pos": seatPlace(relSeat(p.seat, me, n), n), "data-seat": p.seat },
           cardRow(p.cards)));
-      }
+      });
       if (trick && trick.attempted) area.appendChild(h("div", { class: "attempted" }, cardsText(trick.attempted)));
       felt.appendChild(area);
     }
@@ -469,8 +546,15 @@ export class TablePage {
     const coach = document.createElement("div");
     if (this.checkResult && this.selected.length) {
       const c = this.checkResult;
-      coach.appendChild(h("p", { class: c.ok ? "ok" : "bad", id: "check-result" }, c.ok ? t("legal") : c.reason,
+      coach.appendChild(h("p", { class: c.ok ? (c.throw ? "warn" : "ok") : "bad", id: "check-result" }, c.ok ? (c.throw ? t("throw_warning") : t("legal")) : c.reason,
         !c.ok ? h("button", { type: "button", class: "link", id: "btn-check-why", onclick: () => this.explainCheck() }, t("why")) : null));
+    }
+    if (this.failedThrow) {
+      const f = this.failedThrow;
+      const rules = this.rules || {};
+      const penalty = rules.throw_penalty === "points" ? t("failed_throw_penalty", { p: rules.throw_penalty_points }) : "";
+      coach.appendChild(h("div", { class: "failed-throw", id: "failed-throw", role: "alert" }, h("strong", {}, `${t("failed_throw_title")}: `),
+        t("failed_throw", { name: this.name(f.seat), tried: cardsText(f.tried), beaten: t("failed_beaten"), cards: cardsText(f.cards) }) + penalty));
     }
     if (this.hintText) coach.appendChild(h("p", { class: "hint", id: "hint-text" }, this.hintText));
     if (this.coachMsg) {
@@ -520,6 +604,7 @@ export class TablePage {
       for (const p of last.plays) lastBox.appendChild(h("div", { class: "lt-row" + (p.seat === last.winner ? " won" : "") }, h("span", { class: "who" }, this.name(p.seat)), cardRow(p.cards, { small: true })));
       lastBox.appendChild(h("p", { class: "muted" }, t("ev_trick", { name: this.name(last.winner), p: last.points })));
     } else lastBox.appendChild(h("p", { class: "muted" }, t("none")));
+    side.appendChild(this.watchPanel());
     side.appendChild(lastBox);
     if (v.kitty && v.kitty.length && !st.between) side.appendChild(h("section", { class: "kitty-box", id: "kitty" }, h("h2", {}, t("kitty")), cardRow(v.kitty, { small: true })));
     if (!this.readonly && st.room.status === "playing" && this.me() === null) {
@@ -533,6 +618,27 @@ export class TablePage {
     side.append(log);
     if (spect) side.appendChild(spect);
     if (swap(this.side, side)) { const ol = this.side.querySelector("ol"); if (ol) ol.scrollTop = ol.scrollHeight; }
+  }
+
+  /** Scored cards, points still in play, and (where the room allows it) the card counter. */
+  watchPanel() {
+    const st = this.current();
+    const v = st.view;
+    const sides = v.sides || [];
+    const decks = this.rules && typeof this.rules.decks === "number" ? this.rules.decks : 2;
+    const scored = this.tally.scoredCards((s) => sides[s] === "attacker");
+    const box = h("section", { class: "watch-panel", id: "watch" },
+      h("h2", {}, t("scored"), " ", h("strong", {}, String(v.attacker_points))),
+      h("div", { class: "scored", id: "scored-cards" }, scored.length ? cardRow(scored, { small: true }) : h("span", { class: "none muted" }, t("none"))),
+      h("p", { id: "points-left" }, `${t("points_left")}: `, h("strong", {}, String(this.tally.pointsLeft(decks)))));
+    const me = this.me();
+    if (st.room.counter && me !== null && localStorage.getItem("tuolaji.counter") !== "off" && (v.phase === "play" || v.phase === "done")) {
+      const left = this.tally.unseen({ decks, trump: v.trump, level: v.level, hand: v.hand, kitty: v.kitty });
+      box.appendChild(h("div", { class: "counter", id: "counter", title: t("counter_title"), "aria-label": t("counter_title") },
+        ...GROUPS.map((g) => h("span", { class: "suit" + (g === "H" || g === "D" ? " red" : "") }, g === "T" ? t("trump") : (suitText(g) || g))),
+        ...GROUPS.map((g) => h("span", { "data-group": g }, String(left[g])))));
+    }
+    return box;
   }
 
   renderOverlay() {
@@ -563,4 +669,24 @@ export class TablePage {
     }
   }
 
+}
+
+/**
+ * Trump at the left of the hand: the state's hand (and the per-card options) reordered, trumps first.
+ * @param {StateMsg} m
+ */
+function trumpFirst(m) {
+  const v = m.view;
+  const trump = v.hand.map((c) => effectiveSuit(c, v.trump, v.level) === "T");
+  const order = [...v.hand.keys()].sort((a, b) => Number(trump[b]) - Number(trump[a]) || a - b);
+  if (order.every((i, k) => i === k)) return;
+  /** @template T @param {T[] | undefined} xs @returns {T[] | undefined} */
+  const by = (xs) => (xs ? order.map((i) => /** @type {T} */ (xs[i])) : xs);
+  v.hand = /** @type {string[]} */ (by(v.hand));
+  const o = m.options;
+  if (o) {
+    if (o.eff) o.eff = /** @type {number[]} */ (by(o.eff));
+    if (o.playable) o.playable = /** @type {boolean[]} */ (by(o.playable));
+    if (o.required) o.required = /** @type {boolean[]} */ (by(o.required));
+  }
 }

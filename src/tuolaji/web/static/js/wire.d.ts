@@ -48,6 +48,7 @@ export interface CheckedMsg {
   code?: string;
   reason?: string;
   why?: string;
+  throw?: boolean;
 }
 
 export interface HintMsg {
