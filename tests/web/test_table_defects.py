@@ -216,3 +216,39 @@ def test_find_a_friend_shows_the_called_card_and_unknown_seats(srv: LiveServer, 
     if not revealed:  # before the friend shows, nobody but the dealer is marked as a side
         assert page.locator(".felt .badge.att").count() == 0
         assert page.locator(".felt .badge.unknown").count() >= 1
+
+
+def test_lan_room_chat_kick_password_and_rules_help(srv: LiveServer, browser: Any) -> None:
+    host_ctx = browser.new_context(locale="en-US")
+    guest_ctx = browser.new_context(locale="zh-CN")
+    try:
+        host, guest = host_ctx.new_page(), guest_ctx.new_page()
+        host.goto(srv.url + "/")
+        host.select_option("#speed", "slow")
+        host.fill("#room-password", "Qx7pw")
+        host.click("#btn-create-room")
+        host.locator("#lobby").wait_for()
+        guest.goto(host.locator("#share-link").inner_text())
+        guest.locator("#password-input").fill("Qx7pw")  # the room asks for its password
+        guest.click("#btn-password")
+        guest.click("[data-sit='2']")
+        host.wait_for_function("() => document.querySelectorAll('[data-sit]').length === 2")
+        host.click("#btn-start")
+        guest.locator("#chat-input").wait_for()
+        guest.locator("#chat").get_by_role("button", name="打得好！").click()
+        host.locator("#chat-lines li", has_text="打得好！").wait_for()
+        host.locator("#chat-input").fill("thanks")
+        host.keyboard.press("Enter")
+        guest.locator("#chat-lines li", has_text="thanks").wait_for()
+        # the rules of this table, in the player's language
+        guest.click("#btn-rules-help")
+        guest.locator("#rules-help").wait_for()
+        assert "几副牌" in guest.locator("#rules-help").inner_text()
+        guest.click("#btn-help-close")
+        # the host gives the guest's seat to the computer
+        host.once("dialog", lambda d: d.accept())
+        host.click("[data-kick='2']")
+        guest.wait_for_function("() => document.querySelector('.table-page').dataset.seat === ''")
+    finally:
+        host_ctx.close()
+        guest_ctx.close()

@@ -25,7 +25,8 @@ export function lobbyDialog(page) {
     return h("li", { class: "lobby-seat" + (mine ? " mine" : "") },
       h("span", {}, `${defaultName(i, st.room.seats.length)}: `, h("strong", {}, s.human ? (s.name || t("players")) : t("empty_seat")), mine ? ` (${t("you")})` : ""),
       !s.human ? h("button", { type: "button", "data-sit": i, onclick: () => page.send({ type: "sit", seat: i, name: savedName() || undefined }) }, t("sit_here")) : null,
-      mine ? h("button", { type: "button", class: "subtle", onclick: () => page.send({ type: "stand" }) }, t("stand_up")) : null);
+      mine ? h("button", { type: "button", class: "subtle", onclick: () => page.send({ type: "stand" }) }, t("stand_up")) : null,
+      st.you.host && s.human && !mine ? h("button", { type: "button", class: "small danger", "data-kick": i, onclick: () => page.send({ type: "kick", seat: i }) }, t("kick")) : null);
   });
   return h("div", { class: "lobby", id: "lobby" },
     h("h2", { id: "dialog-title" }, t("lobby_title", { code: page.code })),

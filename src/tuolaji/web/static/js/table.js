@@ -15,6 +15,7 @@ import { GameLog } from "./log.js";
 import { recordRound } from "./stats.js";
 import { RoundTally, effectiveSuit, GROUPS } from "./tally.js";
 import { applyMotion, fxOn, play as playCue, setFx } from "./fx.js";
+import { helpDialog } from "./help.js";
 
 /**
  * @typedef {import("./wire").ServerMessage} ServerMessage
@@ -63,6 +64,10 @@ export class TablePage {
     this.summaryRound = null;
     this.summaryClosed = false;
     this.tally = new RoundTally();
+    /** @type {import("./wire").ChatLine[]} */
+    this.chatLines = [];
+    /** @type {HTMLElement | null} a dialog the player opened (rules help) */
+    this.extraDialog = null;
     /** @type {Record<string, any> | null} the room's rules (from welcome) */
     this.rules = null;
     /** @type {{ seat: number, tried: string[], cards: string[] } | null} the last failed throw, shown until the trick ends */
@@ -114,7 +119,8 @@ export class TablePage {
         this.retry = 0;
         this.pendingAction = null;  // an action lost with the old connection is not waited for
         this.banner(null);
-        transport.send({ type: "hello", token: token() || undefined, lang: lang(), name: savedName() || undefined });
+        const password = sessionStorage.getItem(`tuolaji.password.${this.code}`) || undefined;
+        transport.send({ type: "hello", token: token() || undefined, lang: lang(), name: savedName() || undefined, password });
       },
       message: (m) => this.onMessage(m),
       lost: () => {
@@ -148,8 +154,14 @@ export class TablePage {
       case "state":
         this.onState(m);
         break;
+      case "chat":
+        this.chatLines.push(...m.lines);
+        this.chatLines.splice(0, Math.max(0, this.chatLines.length - 30));
+        if (this.state) this.renderSide();
+        break;
       case "refused":
         if (this.hintText && this.hintText.endsWith("…")) this.hintText = null;
+        if (m.code === "bad_password") { this.askPassword(m.reason); return; }
         // a table that cannot be opened: gone, or (offline build) a damaged or foreign save
         if (m.code === "no_room" || m.code === "bad_save" || m.code === "foreign_save") { this.gone = true; this.root.innerHTML = ""; this.root.appendChild(h("p", { class: "gone" }, m.code === "no_room" ? t("room_missing", { code: this.code }) : m.reason, " ", h("a", { href: link("/") }, t("start_page")))); return; }
         if (m.re !== undefined && m.re === this.pendingAction) this.pendingAction = null;
@@ -196,6 +208,33 @@ export class TablePage {
     this.watch(m, prev);
     if (localStorage.getItem("tuolaji.trumpLeft") === "on") trumpFirst(m);
     this.render();
+  }
+
+  /**
+   * A room with a password: ask for it, then greet the room again.
+   * @param {string} reason
+   */
+  askPassword(reason) {
+    const input = h("input", { id: "password-input", type: "password", maxlength: "32", "aria-label": t("password") });
+    const go = () => {
+      sessionStorage.setItem(`tuolaji.password.${this.code}`, input.value);
+      if (this.transport) this.transport.send({ type: "hello", token: token() || undefined, lang: lang(), name: savedName() || undefined, password: input.value });
+      this.overlay.hidden = true;
+      this.overlay.replaceChildren();
+    };
+    input.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
+    this.overlay.replaceChildren(h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "pw-title" },
+      h("h2", { id: "pw-title" }, t("password_ask")), h("p", { class: "muted" }, reason), input, " ",
+      h("button", { type: "button", class: "primary", id: "btn-password", onclick: go }, t("join_room"))));
+    this.overlay.hidden = false;
+    input.focus();
+  }
+
+  /** The rules help, over the table until closed. */
+  async openHelp() {
+    if (!this.rules) return;
+    this.extraDialog = await helpDialog(this.rules, () => { this.extraDialog = null; this.renderOverlay(); });
+    this.renderOverlay();
   }
 
   /**
@@ -348,6 +387,7 @@ export class TablePage {
       box.addEventListener("toggle", () => { this.settingsOpen = box.open; });
       controls.append(box);
     }
+    if (!this.readonly) controls.append(h("button", { type: "button", id: "btn-rules-help", onclick: () => this.openHelp() }, t("rules_help")));
     if (!this.readonly) controls.append(this.playerSettings());
     if (!this.readonly && this.me() !== null) {
       const on = st.you.autoplay;
@@ -612,12 +652,38 @@ export class TablePage {
       if (free.length) side.appendChild(h("section", { class: "take-seat" }, h("h2", {}, t("take_seat")),
         ...free.map((i) => h("button", { type: "button", "data-sit": i, onclick: () => this.send({ type: "sit", seat: i, name: savedName() || undefined }) }, `${t("sit_here")}: ${this.name(i)}`))));
     }
+    const humans = st.room.seats.filter((x) => x.human).length;
+    if (!this.readonly && (humans > 1 || st.room.spectators > 0 || this.chatLines.length)) side.appendChild(this.chatBox());
+    if (!this.readonly && st.you.host && humans > 1) {
+      const others = st.room.seats.map((x, i) => (x.human && i !== this.me() ? i : null)).filter((x) => x !== null);
+      side.appendChild(h("section", { class: "players", id: "players" }, h("h2", {}, t("players")),
+        ...others.map((i) => h("div", { class: "lt-row" }, h("span", {}, this.name(i)),
+          h("button", { type: "button", class: "small danger", "data-kick": i, onclick: () => { if (confirm(t("kick_confirm", { name: this.name(i) }))) this.send({ type: "kick", seat: i }); } }, t("kick"))))));
+    }
     const spect = st.room.spectators ? h("p", { class: "muted" }, t("spectators", { n: st.room.spectators })) : null;
     const log = h("section", { class: "log" }, h("h2", {}, t("log")),
       h("ol", { id: "log", role: "log", "aria-live": "polite" }, ...this.log.lines.slice(-40).map((l) => h("li", {}, l))));
     side.append(log);
     if (spect) side.appendChild(spect);
-    if (swap(this.side, side)) { const ol = this.side.querySelector("ol"); if (ol) ol.scrollTop = ol.scrollHeight; }
+    const typing = document.activeElement && document.activeElement.id === "chat-input";
+    if (swap(this.side, side)) {
+      const ol = this.side.querySelector("#log"); if (ol) ol.scrollTop = ol.scrollHeight;
+      const input = /** @type {HTMLInputElement | null} */ (this.side.querySelector("#chat-input"));
+      if (typing && input) { input.focus(); input.setSelectionRange(input.value.length, input.value.length); }  // a new state must not eat what is being typed
+    }
+  }
+
+  /** LAN chat: the recent lines, a line to type, and a few quick phrases. */
+  chatBox() {
+    const before = /** @type {HTMLInputElement | null} */ (this.side.querySelector("#chat-input"));
+    const input = h("input", { id: "chat-input", type: "text", maxlength: "120", placeholder: t("chat_placeholder"), "aria-label": t("chat"), value: before ? before.value : "" });
+    const say = (/** @type {string} */ text) => { if (text.trim()) this.send({ type: "chat", text }); input.value = ""; };
+    input.addEventListener("keydown", (e) => { if (e.key === "Enter") say(input.value); });
+    return h("section", { class: "chat", id: "chat" }, h("h2", {}, t("chat")),
+      h("ol", { id: "chat-lines", "aria-live": "polite" }, ...this.chatLines.map((l) => h("li", {},
+        h("strong", {}, `${l.seat === null ? (l.name || t("spectator")) : this.name(l.seat)}: `), l.text))),
+      h("div", { class: "row-buttons" }, input, h("button", { type: "button", id: "btn-chat", onclick: () => say(input.value) }, t("chat_send"))),
+      h("div", { class: "quick" }, ...t("quick_phrases").split("|").map((p) => h("button", { type: "button", onclick: () => say(p) }, p))));
   }
 
   /** Scored cards, points still in play, and (where the room allows it) the card counter. */
@@ -645,7 +711,8 @@ export class TablePage {
     const st = this.current();
     const ov = document.createElement("div");
     let content = null;
-    if (st.room.status === "lobby") content = lobbyDialog(this);
+    if (this.extraDialog) content = this.extraDialog;
+    else if (st.room.status === "lobby") content = lobbyDialog(this);
     else if (st.summary && this.readonly) content = null;
     else if (st.summary || this.lastSummary) {
       // a round's summary stays until the player closes it or asks for the next round, even when

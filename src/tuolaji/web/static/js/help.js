@@ -1,0 +1,45 @@
+// @ts-check
+// Rules help at the table: the room's rule set in the player's language (the server's texts for
+// every setting and value), with examples of a pair, a tractor and a throw.
+import { t, lang } from "./i18n.js";
+import { h } from "./dom.js";
+import { cardRow } from "./cards.js";
+import { api } from "./api.js";
+
+/** @typedef {import("./wire").RulesSchema} RulesSchema */
+
+/** @type {RulesSchema | null} */
+let schema = null;
+
+/**
+ * The help dialog's content for these rules.
+ * @param {Record<string, any>} rules the room's rule set (welcome.rules)
+ * @param {() => void} close
+ * @returns {Promise<HTMLElement>}
+ */
+export async function helpDialog(rules, close) {
+  schema = schema || /** @type {RulesSchema} */ (await api("/api/rules"));
+  const labels = schema.labels;
+  /** @param {{ en: string, zh: string } | undefined} x @param {string} dflt */
+  const say = (x, dflt) => (x ? (lang() === "zh" ? x.zh : x.en) : dflt);
+  const preset = labels.presets[rules.name];
+  const rows = schema.fields.filter((f) => f.name !== "name" && f.name !== "description").map((f) => {
+    const v = rules[f.name];
+    let shown = "—";
+    if (f.kind === "enum" && typeof v === "string") shown = say(labels.options[v], v);
+    else if (f.kind === "bool") shown = v ? "✓" : "✗";
+    else if (Array.isArray(v)) shown = v.join(" ") || "—";
+    else if (v !== null && v !== undefined) shown = String(v);
+    return h("tr", {}, h("th", { scope: "row" }, say(labels.settings[f.name], f.name)), h("td", {}, shown));
+  });
+  return h("div", { class: "help-body", id: "rules-help" },
+    h("h2", { id: "dialog-title" }, t("help_title"), preset ? ` · ${say(preset.title, rules.name)}` : ""),
+    preset ? h("p", {}, say(preset.description, "")) : null,
+    h("h3", {}, t("help_examples")),
+    h("div", { class: "example" }, cardRow(["S7", "S7"], { small: true }), h("span", {}, t("help_pair"))),
+    h("div", { class: "example" }, cardRow(["H8", "H8", "H9", "H9"], { small: true }), h("span", {}, t("help_tractor"))),
+    h("div", { class: "example" }, cardRow(["CA", "CK", "CK"], { small: true }), h("span", {}, t("help_throw"))),
+    h("h3", {}, t("rules")),
+    h("table", { class: "score" }, h("tbody", {}, ...rows)),
+    h("div", { class: "dialog-actions" }, h("button", { type: "button", class: "primary", id: "btn-help-close", onclick: close }, t("close"))));
+}
