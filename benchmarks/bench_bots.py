@@ -42,7 +42,7 @@ def _run(a: str, b: str, deals: int, workers: int, seed: int, rules: str | None 
         if total is None:
             total = res
         else:
-            total.deals.extend(res.deals)
+            total.extend(res)
         if batch and first + step < deals:
             partial = total.summary()
             partial["seconds"] = round(time.perf_counter() - t0, 1)

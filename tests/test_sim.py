@@ -119,3 +119,24 @@ def test_a_bot_after_ray_is_a_bot_not_an_address() -> None:
     finally:
         tournament.ray_runner = original
     assert seen["address"] == "local"
+
+
+def test_latencies_are_merged_as_deals_arrive_and_not_kept_per_deal() -> None:
+    """Memory stays flat in the number of deals: each deal's latency histogram is folded into
+    the pairing's totals when it arrives; the summary counts every timed decision once."""
+    from tuolaji.ruleset import RuleSet
+    from tuolaji.sim.runner import play_deal
+    from tuolaji.sim.tournament import PairingResult, run_tournament
+
+    rules = RuleSet()
+    (res,) = run_tournament([("heuristic", "random")], rules, seed=3, deals=3)
+    assert all(d.a.latency.n == 0 and d.b.latency.n == 0 for d in res.deals)
+    direct = [play_deal("heuristic", "random", rules, 3, i) for i in range(3)]
+    decisions = sum(d.a.latency.n for d in direct)
+    assert decisions > 0 and res.a_stats.latency.n == decisions
+    two = PairingResult("heuristic", "random")
+    for first in (0, 2):
+        (part,) = run_tournament([("heuristic", "random")], rules, seed=3, deals=2 if first == 0 else 1, first=first)
+        two.extend(part)
+    assert two.a_stats.latency.n == decisions
+    assert two.summary()["deals"] == res.summary()["deals"] == 3

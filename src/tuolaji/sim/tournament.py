@@ -118,18 +118,38 @@ class PairingResult:
     b: str
     deals: list[DealResult] = field(default_factory=list)
     matches: list[MatchResult] = field(default_factory=list)
+    # each side's latencies, illegal actions and faults, merged as results arrive (see add())
+    a_stats: SideStats = field(default_factory=SideStats)
+    b_stats: SideStats = field(default_factory=SideStats)
+
+    def add(self, items: Sequence[DealResult] | Sequence[MatchResult]) -> None:
+        """Keep finished deals or matches; their per-side statistics are merged into the
+        running totals at once and dropped, so memory does not grow with them per deal."""
+        for item in items:
+            for mine, theirs in ((self.a_stats, item.a), (self.b_stats, item.b)):
+                _merge(mine, theirs)
+            item.a = item.b = _MERGED
+            if isinstance(item, DealResult):
+                self.deals.append(item)
+            else:
+                self.matches.append(item)
+
+    def extend(self, other: PairingResult) -> None:
+        """Take in another batch of the same pairing (its totals and its results)."""
+        _merge(self.a_stats, other.a_stats)
+        _merge(self.b_stats, other.b_stats)
+        self.deals.extend(other.deals)
+        self.matches.extend(other.matches)
 
     def summary(self) -> dict[str, Any]:
         deals = sorted(self.deals, key=lambda d: d.index)
         matches = sorted(self.matches, key=lambda m: m.index)
         a_side, b_side = SideStats(), SideStats()
-        sides: list[tuple[SideStats, SideStats]] = [(d.a, d.b) for d in deals] + [(m.a, m.b) for m in matches]
+        sides: list[tuple[SideStats, SideStats]] = [(self.a_stats, self.b_stats)]
+        sides += [(d.a, d.b) for d in deals] + [(m.a, m.b) for m in matches]  # results not add()ed
         for da, db in sides:
             for mine, theirs in ((a_side, da), (b_side, db)):
-                mine.latency.merge(theirs.latency)
-                mine.illegal += theirs.illegal
-                mine.faults += theirs.faults
-                mine.fault_reasons.update(theirs.fault_reasons)
+                _merge(mine, theirs)
         gains = [d.a_level_gain for d in deals]
         n = len(gains)
         mean = sum(gains) / n if n else 0.0
@@ -173,6 +193,16 @@ def _kitty(attacking: Sequence[GameRecord], defending: Sequence[GameRecord]) -> 
             "defending_games": len(defending), "kept": sum(not g.kitty_captured for g in defending)}
 
 
+_MERGED = SideStats()  # what a result holds once its statistics are in the totals (never changed)
+
+
+def _merge(mine: SideStats, theirs: SideStats) -> None:
+    mine.latency.merge(theirs.latency)
+    mine.illegal += theirs.illegal
+    mine.faults += theirs.faults
+    mine.fault_reasons.update(theirs.fault_reasons)
+
+
 def _key(d: DealResult) -> tuple[int, int]:
     """A deal is won on paired levels, ties broken by the attacker-points margin."""
     return d.a_level_gain, d.a_point_margin()
@@ -191,11 +221,8 @@ def run_tournament(pairings: Sequence[tuple[str, str]], rules: RuleSet, *, seed:
         chunk = max(1, min(25, deals // max(1, workers * 4)))
     tasks = make_tasks(pairings, rules, seed, deals, matches, chunk, ext_timeout, first, ext_log_dir)
     results = [PairingResult(a, b) for a, b in pairings]
-    for task, (p, kind, items) in runner(tasks):
-        if kind == "deal":
-            results[p].deals.extend(items)
-        else:
-            results[p].matches.extend(items)
+    for task, (p, _kind, items) in runner(tasks):
+        results[p].add(items)
         if on_progress is not None:
             on_progress(len(task.indices), p)
     return results
