@@ -160,7 +160,7 @@ class Player:
             self.know.message(m)
         except Leak as exc:
             self.report.leaks += 1
-            self.report.problem(f"leak: {exc}")
+            self.report.problem(f"leak: {exc}: {json.dumps(m, ensure_ascii=False)[:400]}")
 
     def until(self, pred: Callable[[Msg], bool], timeout: float = 20.0) -> Msg:
         deadline = time.monotonic() + timeout
