@@ -28,12 +28,14 @@ import time as _time
 from collections.abc import Callable
 
 from ..engine.actions import Play
+from ..engine.legal import legal_plays
 from ..engine.observation import Observation
 from ..engine.round import Phase, Round
 from .base import Bot
 from .determinize import build_round, sample_hidden
+from .endgame import OutOfNodes, solve
 from .heuristic import bury_candidates, heuristic_bury, heuristic_declaration, scored_plays
-from .memory import remember
+from .memory import Memory, remember
 from .registry import register
 from .rollout import POLICIES, Policy, greedy_play, rollout, value
 from .search_setup import Deal, bury_play_out, compare, declare_candidates, declare_play_out, friend_candidates, friend_play_out
@@ -44,6 +46,8 @@ DEFAULT_ITERATIONS = 200
 MIN_SAMPLES = 4  # fewer samples than this never overrule the heuristic
 DEFAULT_TIME = 1.0  # seconds, a cap; the step budget normally ends the search well before
 DEFAULT_SETUP_STEPS = 8_000  # simulated plays for a declaration, bury or friend call (whole rounds)
+DEFAULT_ENDGAME = 4  # cards in hand at most when the rest of the round is solved exactly per sample
+DEFAULT_ENDGAME_NODES = 20_000  # positions per endgame decision, all samples together
 
 
 class SearchBot(Bot):
@@ -52,7 +56,8 @@ class SearchBot(Bot):
     def __init__(self, seed: int | None = None, *, steps: int = DEFAULT_STEPS, iterations: int = DEFAULT_ITERATIONS,
                  time: float = DEFAULT_TIME, candidates: int = 6, confidence: float = 1.0, policy: str = "tactical",
                  deep: int = DEFAULT_DEEP, playing: bool = True, declaring: bool = True, burying: bool = True,
-                 calling: bool = True, setup_steps: int = DEFAULT_SETUP_STEPS) -> None:
+                 calling: bool = True, setup_steps: int = DEFAULT_SETUP_STEPS, endgame: int = DEFAULT_ENDGAME,
+                 endgame_nodes: int = DEFAULT_ENDGAME_NODES) -> None:
         self.rng = random.Random(seed)
         self.steps = steps
         self.iterations = iterations
@@ -64,6 +69,8 @@ class SearchBot(Bot):
         self.deep = deep  # tricks played with ``policy`` in a rollout; greedy after that
         self.playing, self.declaring, self.burying, self.calling = playing, declaring, burying, calling
         self.setup_steps = setup_steps  # simulated plays for each decision before the first trick
+        self.endgame = endgame  # solve exactly when this seat holds at most this many cards (0: never)
+        self.endgame_nodes = endgame_nodes  # positions per decision for the exact solves
 
     def _setup_pick(self, n: int, play_out: Callable[[int, Deal], Round], obs: Observation) -> int:
         policy = truncated(self.policy, self.deep)
@@ -100,10 +107,14 @@ class SearchBot(Bot):
 
     def play(self, obs: Observation) -> tuple[int, ...]:
         mem = remember(obs)
-        scored = sorted(scored_plays(obs, mem), key=lambda x: -x[0])
+        scored = sorted(scored_plays(obs, mem), reverse=True)  # the heuristic's own choice first (ties as max())
         cands = [p for _, p in scored[: self.candidates]]
         self.last_iterations = 0
-        if len(cands) == 1 or self.iterations <= 0 or not self.playing:
+        if len(cands) == 1 or self.iterations <= 0:
+            return cands[0]
+        if len(obs.hand) <= self.endgame:
+            return self._endgame(obs, mem, [p for _, p in scored])
+        if not self.playing:
             return cands[0]
         values: list[list[float]] = [[] for _ in cands]
         policy = truncated(self.policy, len(obs.tricks) + self.deep)
@@ -125,6 +136,46 @@ class SearchBot(Bot):
                 break
         self.last_iterations = done
         return cands[pick(values, self.confidence)]
+
+
+    def _endgame(self, obs: Observation, mem: Memory, ranked: list[tuple[int, ...]]) -> tuple[int, ...]:
+        """Every legal play, valued exactly in each sampled deal; the best average (ties and too
+        few solved deals: the heuristic's order)."""
+        cands: list[tuple[int, ...]] = []
+        values: list[list[float]] = []
+        budget = [self.endgame_nodes]
+        start = _time.perf_counter()
+        done = 0
+        while done < self.iterations:
+            hands, kitty = sample_hidden(obs, mem, self.rng)
+            base = build_round(obs, hands, kitty)
+            if not cands:
+                legal = set(legal_plays(base, obs.seat))
+                cands = [p for p in ranked if tuple(sorted(p)) in legal]
+                cands += sorted(legal - {tuple(sorted(p)) for p in cands})
+                values = [[] for _ in cands]
+                if len(cands) == 1:
+                    return cands[0]
+            row: list[float] = []
+            before = budget[0]
+            try:
+                for cand in cands:
+                    child = base.copy()
+                    child.apply_unchecked(Play(obs.seat, cand))
+                    row.append(solve(child, obs.seat, budget))
+            except OutOfNodes:
+                break
+            for i, v in enumerate(row):
+                values[i].append(v)
+            done += 1
+            spent = _time.perf_counter() - start
+            if spent + spent / done > self.time or budget[0] < before - budget[0]:
+                break  # out of time, or not enough nodes left for another deal like this one
+        self.last_iterations = done
+        if done < MIN_SAMPLES:
+            return ranked[0]
+        means = [sum(v) / done for v in values]
+        return cands[max(range(len(cands)), key=lambda i: (means[i], -i))]
 
 
 def truncated(policy: Policy, until: int) -> Policy:

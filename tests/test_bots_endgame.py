@@ -1,0 +1,124 @@
+"""The last tricks solved exactly: alpha-beta agrees with plain minimax; decisions stay honest."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from tuolaji.bots.endgame import OutOfNodes, solve
+from tuolaji.bots.registry import make_bot
+from tuolaji.bots.rollout import value
+from tuolaji.bots.search import SearchBot
+from tuolaji.engine.actions import Deal, Play
+from tuolaji.engine.legal import legal_plays
+from tuolaji.engine.observation import observe
+from tuolaji.engine.round import Phase, Round
+from tuolaji.ruleset import load_rules
+from tuolaji.sim.runner import duplicate_deck
+
+ENDGAME = "search:playing=false,declaring=false,burying=false,calling=false,time=30,endgame=4"
+
+
+def _near_the_end(preset: str | None, index: int, cards_left: int) -> Round | None:
+    """A round played by the heuristic until the seat to play holds at most ``cards_left`` cards
+    (None if the round ends first: the last tricks were pairs)."""
+    from tuolaji.bots.driver import decide
+
+    rules = load_rules(preset)
+    deck, level, dealer = duplicate_deck(rules, 13, index)
+    rnd = Round(rules=rules, deck=deck, level=level, dealer=dealer)
+    bots = [make_bot("heuristic", seed=s) for s in range(rnd.players)]
+    while rnd.phase != Phase.DONE:
+        if rnd.phase == Phase.DEAL:
+            seat = rnd.next_deal_seat
+            rnd.apply(Deal())
+            if rnd.phase == Phase.DEAL and (action := decide(bots[seat], observe(rnd, seat, with_events=False))):
+                rnd.apply(action)
+            continue
+        seat = rnd.turn
+        assert seat is not None
+        if rnd.phase == Phase.PLAY and len(rnd.hands[seat]) <= cards_left:
+            return rnd
+        action = decide(bots[seat], observe(rnd, seat, with_events=False))
+        assert action is not None
+        rnd.apply(action)
+    return None
+
+
+def _minimax(rnd: Round, me: int) -> float:
+    if rnd.phase != Phase.PLAY:
+        return value(rnd, me)
+    seat = rnd.turn
+    assert seat is not None
+    outcomes = []
+    for cards in legal_plays(rnd, seat):
+        child = rnd.copy()
+        child.apply_unchecked(Play(seat, cards))
+        outcomes.append(_minimax(child, me))
+    return max(outcomes) if rnd.is_attacker(seat) == rnd.is_attacker(me) else min(outcomes)
+
+
+def test_alpha_beta_gives_the_minimax_value() -> None:
+    checked = 0
+    for preset in (None, "bianfeng-friend"):
+        for i in range(5):
+            rnd = _near_the_end(preset, i, 2)
+            if rnd is None:
+                continue
+            me = rnd.turn
+            assert me is not None
+            budget = [10**6]
+            assert math.isclose(solve(rnd.copy(), me, budget), _minimax(rnd.copy(), me))
+            assert budget[0] < 10**6
+            checked += 1
+    assert checked >= 5
+
+
+def test_the_node_budget_is_kept() -> None:
+    rnd = next(r for i in range(9) if (r := _near_the_end(None, i, 4)) is not None)
+    me = rnd.turn
+    assert me is not None
+    budget = [5]
+    try:
+        solve(rnd, me, budget)
+    except OutOfNodes:
+        assert budget[0] < 0
+    else:  # pragma: no cover - four cards each take more than five positions
+        raise AssertionError("a four-card endgame fits in five positions?")
+
+
+def test_endgame_play_is_legal_and_decided_from_the_seat_view_only() -> None:
+    rng = random.Random(2)
+    differs = 0
+    for i in range(8):
+        rnd = _near_the_end(None, i, 4)
+        if rnd is None:
+            continue
+        seat = rnd.turn
+        assert seat is not None
+        obs = observe(rnd, seat, with_events=False)
+        bot = make_bot(ENDGAME, seed=3)
+        choice = bot.play(obs)
+        assert tuple(sorted(choice)) in set(legal_plays(rnd, seat))
+        # the cards hidden from the seat dealt anew: the same observation, the same decision
+        other = rnd.copy()
+        places = [s for s in range(rnd.players) if s != seat]
+        pool = [c for s in places for c in rnd.hands[s]] + ([] if seat == rnd.burier else list(rnd.kitty))
+        rng.shuffle(pool)
+        for s in places:
+            n = len(rnd.hands[s])
+            other.hands[s], pool = pool[:n], pool[n:]
+        if seat != rnd.burier:
+            other.kitty = pool
+        assert observe(other, seat, with_events=False) == obs
+        assert make_bot(ENDGAME, seed=3).play(observe(other, seat, with_events=False)) == choice
+        assert make_bot(ENDGAME + ",endgame=0", seed=3).play(obs) == make_bot("heuristic").play(obs)
+        while rnd.phase == Phase.PLAY:  # every later decision: does the solver ever disagree?
+            seat = rnd.turn
+            assert seat is not None
+            obs = observe(rnd, seat, with_events=False)
+            choice = bot.play(obs)
+            assert isinstance(bot, SearchBot)
+            differs += bot.last_iterations > 0 and choice != make_bot("heuristic").play(obs)
+            rnd.apply(Play(seat, choice))
+    assert differs > 0, "the exact endgame overrules the heuristic somewhere"
