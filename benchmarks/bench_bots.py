@@ -71,41 +71,65 @@ def ladder(args: argparse.Namespace) -> bool:
 
 
 def latency(args: argparse.Namespace) -> bool:
-    """Time only the search bot's play decisions (declaring and burying are the heuristic's)."""
+    """Time every decision of a search bot (``--bot``; declaring, burying, calling a friend and
+    playing) in CPU time of this process (one core, whatever else loads the machine), and count
+    the searches ended by the time cap rather than their step or sample budget."""
     from tuolaji.bots.driver import SoloRound
     from tuolaji.bots.search import SearchBot
-    from tuolaji.engine.round import Round
+    from tuolaji.engine.round import Phase, Round
     from tuolaji.ruleset import load_rules as _rules
     from tuolaji.sim.runner import SideStats, Stepper, duplicate_deck
 
     hist = Histogram()
     iters = Histogram()
-    rules = _rules(None)
+    searches = timed_out = 0
+    rules = _rules(args.rules)
 
-    class Timed(SearchBot):
-        def play(self, obs: Any) -> tuple[int, ...]:
-            t0 = time.perf_counter()
-            out = super().play(obs)
-            hist.add(time.perf_counter() - t0)
-            iters.add(self.last_iterations * 1e-6)  # stored as "seconds" = iterations in millions
+    def timed(bot: SearchBot, kind: str) -> Any:
+        inner = getattr(bot, kind)
+
+        def decide(obs: Any) -> Any:
+            nonlocal searches, timed_out
+            bot.last_iterations, bot.last_timed_out = 0, False
+            t0 = time.process_time()
+            out = inner(obs)
+            if kind != "declare" or obs.phase != Phase.DEAL or bot.last_iterations:
+                hist.add(time.process_time() - t0)  # (not the per-card declaration polls that search nothing)
+            if bot.last_iterations:
+                searches += 1
+                timed_out += bot.last_timed_out
+                iters.add(bot.last_iterations * 1e-6)  # stored as "seconds" = iterations in millions
             return out
 
-    from tuolaji.engine.round import Phase
+        return decide
 
+    players = rules.players
     for i in range(args.deals):
         deck, level, dealer = duplicate_deck(rules, args.seed, i)
         for g in range(2):
-            bots = [Timed(i * 8 + s) if s % 2 == g else make_bot("heuristic", seed=s) for s in range(4)]
+            bots = []
+            for s in range(players):
+                if s % 2 == g:
+                    bot = make_bot(args.bot, seed=i * 8 + s)
+                    assert isinstance(bot, SearchBot), "--bot must be a search bot spec"
+                    for kind in ("declare", "bury", "call_friend", "play"):
+                        setattr(bot, kind, timed(bot, kind))
+                    bots.append(bot)
+                else:
+                    bots.append(make_bot("heuristic", seed=s))
             rnd = Round(rules=rules, deck=deck, level=level, dealer=dealer)
-            stepper = Stepper(SoloRound(rnd), bots, [SideStats() for _ in range(4)], random.Random(i))
+            stepper = Stepper(SoloRound(rnd), bots, [SideStats() for _ in range(players)], random.Random(i))
             while rnd.phase != Phase.DONE:
                 stepper.step()
     s = hist.summary_ms()
-    out = {"decisions": hist.n, "latency_ms": s, "iterations_p50": round(iters.quantile(0.5) * 1e6),
-           "iterations_p95": round(iters.quantile(0.95) * 1e6)}
+    share = 1 - timed_out / searches if searches else 1.0
+    out = {"rules": rules.name, "bot": args.bot, "decisions": hist.n, "cpu_ms": s, "searches": searches,
+           "ended_by_budget": round(share, 4), "iterations_p50": round(iters.quantile(0.5) * 1e6),
+           "pyodide_estimate_ms": {k: round(3 * v, 1) for k, v in s.items()}}
     print(json.dumps(out))
-    ok = s["p95"] <= 1000 and s["max"] <= 2000
-    print(f"search latency p95 {s['p95']:.0f} ms, max {s['max']:.0f} ms ({'PASS' if ok else 'FAIL'}: <= 1000 / 2000 ms)")
+    ok = s["p95"] <= 1000 and s["max"] <= 2000 and share >= 0.99
+    print(f"search CPU time per decision p95 {s['p95']:.0f} ms, max {s['max']:.0f} ms, {share:.1%} of searches "
+          f"ended by their budget ({'PASS' if ok else 'FAIL'}: <= 1000 / 2000 ms, >= 99 %)")
     return ok
 
 
@@ -195,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
             s.add_argument("--only", choices=("hr", "sh"), default=None, help="run one of the two pairings")
         elif name == "latency":
             s.add_argument("--deals", type=int, default=10)
+            s.add_argument("--bot", default="search", help="the search bot spec to time")
+            s.add_argument("--rules", default=None, help="rules preset (default classic)")
         elif name == "illegal":
             s.add_argument("--deals", type=int, default=100_000)
         elif name == "rollouts":

@@ -65,6 +65,7 @@ class SearchBot(Bot):
         self.candidates = candidates
         self.confidence = confidence  # standard errors by which a candidate must beat the heuristic's pick
         self.last_iterations = 0
+        self.last_timed_out = False  # the last search was ended by the time cap, not its budget
         self.policy = POLICIES[policy]
         self.deep = deep  # tricks played with ``policy`` in a rollout; greedy after that
         self.playing, self.declaring, self.burying, self.calling = playing, declaring, burying, calling
@@ -74,15 +75,15 @@ class SearchBot(Bot):
 
     def _setup_pick(self, n: int, play_out: Callable[[int, Deal], Round], obs: Observation) -> int:
         policy = truncated(self.policy, self.deep)
-        values = compare(n, play_out, obs, steps=self.setup_steps, iterations=self.iterations, policy=policy,
-                         rng=self.rng, time_cap=self.time)
+        values, self.last_timed_out = compare(n, play_out, obs, steps=self.setup_steps, iterations=self.iterations,
+                                              policy=policy, rng=self.rng, time_cap=self.time)
         self.last_iterations = len(values[0])
         return pick(values, self.confidence)
 
     def declare(self, obs: Observation) -> tuple[int, ...] | None:
         choice = heuristic_declaration(obs)
-        if not self.declaring or (obs.phase == Phase.DEAL and choice is None):
-            return choice  # during the deal, search only when the heuristic would declare (cost)
+        if not self.declaring or obs.phase == Phase.DEAL:
+            return choice  # during the deal: the heuristic (a declaration poll follows every card dealt)
         cands = declare_candidates(obs, choice)
         if not cands:
             return choice
@@ -110,6 +111,7 @@ class SearchBot(Bot):
         scored = sorted(scored_plays(obs, mem), reverse=True)  # the heuristic's own choice first (ties as max())
         cands = [p for _, p in scored[: self.candidates]]
         self.last_iterations = 0
+        self.last_timed_out = False
         if len(cands) == 1 or self.iterations <= 0:
             return cands[0]
         if len(obs.hand) <= self.endgame:
@@ -133,6 +135,7 @@ class SearchBot(Bot):
             done += 1
             spent = _time.perf_counter() - start
             if spent + spent / done > self.time:
+                self.last_timed_out = done < self.iterations and steps < self.steps
                 break
         self.last_iterations = done
         return cands[pick(values, self.confidence)]
@@ -169,8 +172,11 @@ class SearchBot(Bot):
                 values[i].append(v)
             done += 1
             spent = _time.perf_counter() - start
-            if spent + spent / done > self.time or budget[0] < before - budget[0]:
-                break  # out of time, or not enough nodes left for another deal like this one
+            if budget[0] < before - budget[0]:
+                break  # not enough nodes left for another deal like this one
+            if spent + spent / done > self.time:
+                self.last_timed_out = done < self.iterations
+                break
         self.last_iterations = done
         if done < MIN_SAMPLES:
             return ranked[0]

@@ -97,8 +97,9 @@ def usual_friend(hand: Sequence[int], ctx: TrumpContext, decks: int) -> int:
 
 
 def compare(n: int, play_out: Callable[[int, Deal], Round], obs: Observation, *, steps: int, iterations: int,
-            policy: Policy, rng: random.Random, time_cap: float) -> list[list[float]]:
-    """Values for this seat of ``n`` candidates played out in the same samples, within budget."""
+            policy: Policy, rng: random.Random, time_cap: float) -> tuple[list[list[float]], bool]:
+    """Values for this seat of ``n`` candidates played out in the same samples, within budget;
+    and whether the time cap (not the step or sample budget) ended the search."""
     values: list[list[float]] = [[] for _ in range(n)]
     start = _time.perf_counter()
     done = spent_steps = 0
@@ -112,8 +113,8 @@ def compare(n: int, play_out: Callable[[int, Deal], Round], obs: Observation, *,
         done += 1
         spent = _time.perf_counter() - start
         if spent + spent / done > time_cap:
-            break
-    return values
+            return values, done < iterations and spent_steps < steps
+    return values, False
 
 
 # ------------------------------------------------------------------ the candidates and their play-outs
