@@ -16,7 +16,8 @@ from tuolaji.engine.simulate import deck_from_hands, random_match
 from tuolaji.errors import IllegalAction
 from tuolaji.judge import handle
 from tuolaji.record import dumps, loads
-from tuolaji.ruleset import PRESETS, RuleSet, RuleSetError, load_rules
+from tuolaji.ruleset import LEVEL_TOKENS, PRESETS, RuleSet, RuleSetError, load_rules
+from tuolaji.tricks import is_sub_multiset
 
 SCENARIOS = json.loads((Path(__file__).parent / "variant_scenarios" / "judge_variants.json").read_text("utf-8"))
 
@@ -333,3 +334,67 @@ def test_every_preset_plays_random_matches(name: str, chunk: int) -> None:
             assert sorted(played + list(r.kitty)) == sorted(r.deck)
             assert sum(t.points for t in r.tricks) + r.result.kitty_points == 100 * rules.decks
         assert loads(dumps(m)).levels == m.levels
+
+
+# ---------------------------------------------------------------- engine scenarios as data
+ENGINE_SCENARIOS = json.loads(
+    (Path(__file__).parent / "variant_scenarios" / "engine_variants.json").read_text("utf-8"))
+SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
+
+
+def _trump_name(rnd: Round) -> str:
+    return "NT" if rnd.trump is None else "SHCD"[rnd.trump]
+
+
+@pytest.mark.parametrize("case", ENGINE_SCENARIOS, ids=[c["name"] for c in ENGINE_SCENARIOS])
+def test_engine_variant_scenario(case: dict) -> None:
+    """A round dealt from the given hands, driven step by step; refusals name their reason."""
+    assert case["seed"] and case["quote"]
+    rules = load_rules(case["rules"])
+    level = LEVEL_TOKENS.index(case["level"]) + 2
+    rnd = dealt_round(rules, case["hands"], dealer=case["dealer"], level=level, kitty=case["kitty"])
+    for step in case["steps"]:
+        if "declare" in step:
+            action: Declare | Pass | Bury = Declare(step["declare"], parse_card_tuple(step["cards"]))
+        elif "pass" in step:
+            action = Pass(step["pass"])
+        elif "deal_declare" in step:  # declare during the deal: deal again from the same hands
+            deal = dealt_round(rules, case["hands"], dealer=case["dealer"], level=level, kitty=case["kitty"])
+            rnd = Round(rules=rules, deck=deal.deck, level=level, dealer=case["dealer"])
+            while rnd.phase == Phase.DEAL and not is_sub_multiset(parse_cards(step["cards"]),
+                                                                 rnd.hands[step["deal_declare"]]):
+                rnd.apply(Deal())
+            action = Declare(step["deal_declare"], parse_card_tuple(step["cards"]))
+        elif "pass_declaring" in step:
+            pass_all_declare(rnd)
+            continue
+        elif "bury" in step:
+            seat = step["bury"]
+            rest = list(rnd.hands[seat])
+            for c in parse_cards(step["keep"]):
+                rest.remove(c)
+            first = parse_cards(step.get("bury_first", ""))
+            for c in first:
+                rest.remove(c)
+            action = Bury(seat, tuple((first + rest)[:rules.kitty_size_value]))
+        else:
+            want = step["expect"]
+            got = {"phase": rnd.phase.value, "turn": rnd.turn, "trump": _trump_name(rnd), "dealer": rnd.dealer}
+            assert {k: got[k] for k in want} == want
+            continue
+        if "refused" in step:
+            before = rnd.copy()
+            with pytest.raises(IllegalAction) as err:
+                rnd.apply(action)
+            assert err.value.code == step["refused"]
+            assert rnd.hands == before.hands and rnd.phase == before.phase and rnd.bid == before.bid
+        else:
+            rnd.apply(action)
+
+
+def test_engine_scenario_quotes_are_in_the_seeds() -> None:
+    if not SEEDS.is_dir():
+        pytest.skip("seed texts not checked out next to the repository")
+    texts = {p.name[:3]: p.read_text("utf-8") for p in SEEDS.glob("*.txt")}
+    for case in ENGINE_SCENARIOS:
+        assert case["quote"] in texts[case["seed"][:3]], case["name"]

@@ -83,9 +83,12 @@ def _key(bid: Bid, rules: RuleSet) -> tuple[int, int]:
     return (bid.strength, 0)
 
 
-def bid_reason(bid: Bid, current: Bid | None, rules: RuleSet) -> str | None:
-    """Why ``bid`` may not stand over ``current``, or None when it may."""
+def bid_reason(bid: Bid, current: Bid | None, rules: RuleSet, *, after_bury: bool = False) -> str | None:
+    """Why ``bid`` may not stand over ``current``, or None when it may. ``after_bury``: an
+    override of the trump fixed at the bury (反主炒底), which may be a kitty-chosen trump."""
     if current is None:
+        if bid.trump is None and not rules.jokers_declare_first and not after_bury:
+            return "joker_declares_first"  # 常主不可進行報主 (seed 000 C, 004): jokers only override
         return None
     if bid.seat == current.seat:
         if bid.card == current.card and bid.copies > current.copies:
@@ -96,6 +99,9 @@ def bid_reason(bid: Bid, current: Bid | None, rules: RuleSet) -> str | None:
         return "declaration_locked"  # 定主: a declared pair stands against every level-card bid
     if _key(bid, rules) > _key(current, rules):
         return None
+    if (bid.seat == current.seat and bid.trump is not None and current.trump not in (None, bid.trump)
+            and bid.copies >= 2 and bid.strength >= current.strength):
+        return None  # 自反 (seed 002): after 自保, the declarer's pair of another suit makes it trump
     return "weak_declaration"
 
 
@@ -152,6 +158,6 @@ def _options(seat: int, counts: dict[int, int], level_rank: int, current: Bid | 
             continue
         if pairs_only and not is_override_bid(bid):
             continue
-        if bid_reason(bid, current, rules) is None:
+        if bid_reason(bid, current, rules, after_bury=pairs_only) is None:
             out.append(cards)
     return out

@@ -32,6 +32,13 @@ REASONS: dict[str, tuple[str, str]] = {
     "no_redeal": ("you may not ask for a redeal: {why}", "不能要求重新发牌：{why}"),
     "not_time_up": ("the match is not timed", "本场比赛不计时"),
     "bad_friend_card": ("call a card that exists: {why}", "叫的朋友牌无效：{why}"),
+    "joker_declares_first": ("a joker pair cannot declare first: it may only override a declaration",
+                             "常主不能首先报主，只能用来反主"),
+    "dealer_side_declares": ("after the first round only the dealer's side declares; the other side "
+                             "only at the last call, when the dealer's side cannot",
+                             "第一局之后只有庄家一方可以报主；庄家一方叫不起主时，另一方才可在最后叫主"),
+    "kitty_pair_override": ("a pair made up with cards from the kitty cannot override",
+                            "用底牌凑成的对子不能反主"),
     "self_override": ("you may not override your own declaration", "不能反自己的主"),
     "wrong_kitty_size": ("bury exactly {n} cards", "必须扣 {n} 张底牌"),
     "not_dealer": ("only the dealer buries the kitty", "只有庄家可以扣底"),

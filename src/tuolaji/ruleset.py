@@ -29,6 +29,11 @@ class DeclareStyle(StrEnum):
     JOKER_BACKED = "joker_backed"  # level card + matching-colour joker (seed 000 C)
 
 
+class DeclareRights(StrEnum):
+    ANYONE = "anyone"  # anyone may declare in every round (seeds 002, 003, 004)
+    DEALER_SIDE = "dealer_side"  # after round 1 the dealer's side; the others only if it cannot (000 C)
+
+
 class FirstRoundDealer(StrEnum):
     FIRST_DECLARER = "first_declarer"  # 抢庄: whoever shows first deals (seeds 002, 003)
     LAST_DECLARER = "last_declarer"  # 反主反打: an override before the kitty takes the deal
@@ -37,6 +42,7 @@ class FirstRoundDealer(StrEnum):
 class NoDeclaration(StrEnum):
     KITTY_FIRST = "kitty_first"  # suit of the kitty's first non-joker card (seed 003)
     KITTY_THIRD = "kitty_third"  # kitty's third card; a joker means no-trump (seed 004)
+    KITTY_PAIR = "kitty_pair"  # kitty's third card; the side of a player holding its match deals (000 C)
     REDEAL = "redeal"
 
 
@@ -81,6 +87,8 @@ class RuleSet:
     kitty_size: int | None = None
     # §8 declaring
     declare_style: DeclareStyle = DeclareStyle.LEVEL_CARD
+    declare_rights: DeclareRights = DeclareRights.ANYONE
+    jokers_declare_first: bool = True  # false: a joker pair only overrides (seed 000 C 常主不可進行報主, 004)
     suit_order_overrides: bool = False  # ♠ > ♥ > ♣ > ♦ between equal-strength overrides (seed 004)
     self_override: bool = False  # 自反 (seed 002); default forbids it (seed 003)
     pair_locks: bool = False  # 上保险/定主: a declared pair cannot be overridden
@@ -101,7 +109,9 @@ class RuleSet:
     # §7 scoring and match end
     scoring_table: ScoringTable = ScoringTable.STANDARD
     level_cap: int | None = None  # most levels gained in one round (seed 000 C: 6)
-    scale_with_decks: bool = False  # thresholds scale with the number of decks (seed 002, one deck)
+    # thresholds step by 40 points per two decks (seed 000 A 兩副牌時每增加40分; seed 002 one deck);
+    # false keeps the two-deck table whatever the decks (records saved before this default)
+    scale_with_decks: bool = True
     match_end: MatchEnd = MatchEnd.PASS_ACE
     must_defend: tuple[str, ...] = ()  # levels a team must win as dealer to pass (e.g. 5 10 K A)
     match_rounds: int | None = None
@@ -126,17 +136,30 @@ class RuleSet:
             object.__setattr__(self, "must_defend", tuple(self.must_defend))
         self._validate()
 
+    def _validate_text(self) -> None:
+        for name, limit in (("name", 60), ("description", 1000)):
+            value = getattr(self, name)
+            if not isinstance(value, str):
+                raise RuleSetError(f"setting {name!r} must be text, not {type(value).__name__}")
+            if len(value) > limit:
+                raise RuleSetError(f"setting {name!r} is too long ({len(value)} characters, at most {limit})")
+            bad = next((ch for ch in value if _bad_char(ch)), None)
+            if bad is not None:
+                raise RuleSetError(f"setting {name!r} holds a character that is not allowed ({ascii(bad)})")
+
+
     def _validate(self) -> None:
         def need(cond: bool, name: str, what: str) -> None:
             if not cond:
                 raise RuleSetError(f"setting {name!r} {what}")
 
+        self._validate_text()
         for name in ("decks", "players", "throw_penalty_points", "redeal_request_max_points"):
             need(type(getattr(self, name)) is int, name, "must be an integer")
         for name in (
             "suit_order_overrides", "self_override", "pair_locks", "override_after_bury",
             "redeal_request", "override_count_multiplies_stake", "notrump_level_tractor",
-            "scale_with_decks",
+            "jokers_declare_first", "scale_with_decks",
         ):
             need(isinstance(getattr(self, name), bool), name, "must be true or false")
         need(1 <= self.decks <= 4, "decks", f"must be 1 to 4, not {self.decks}")
@@ -152,9 +175,12 @@ class RuleSet:
             f"{self.hand_size_value} + {self.kitty_size_value} != {total}",
         )
         need(self.hand_size_value > 0, "hand_size", "must be positive")
-        need(self.start_level in LEVEL_TOKENS, "start_level", f"must be one of {LEVEL_TOKENS}")
+        need(isinstance(self.start_level, str) and self.start_level in LEVEL_TOKENS, "start_level",
+             f"must be one of {', '.join(LEVEL_TOKENS)}, not {self.start_level!r}")
+        need(isinstance(self.must_defend, tuple), "must_defend",
+             f"must be a list of levels such as [\"5\", \"10\"], not {self.must_defend!r}")
         for lv in self.must_defend:
-            need(lv in LEVEL_TOKENS, "must_defend", f"has {lv!r}, not a level")
+            need(isinstance(lv, str) and lv in LEVEL_TOKENS, "must_defend", f"has {lv!r}, not a level")
         need(
             self.match_end != MatchEnd.FIXED_ROUNDS or (self.match_rounds or 0) > 0,
             "match_rounds", "must be set for a fixed-length match",
@@ -227,6 +253,12 @@ class RuleSet:
         return dataclasses.replace(self, **changes)
 
 
+def _bad_char(ch: str) -> bool:
+    """Control characters and lone surrogates cannot be shown or saved."""
+    code = ord(ch)
+    return code < 32 or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000
+
+
 def _show(v: object) -> str:
     return v.value if isinstance(v, StrEnum) else repr(v)
 
@@ -242,7 +274,7 @@ def _default_kitty(total: int, players: int) -> int:
 _ENUM_FIELDS: dict[str, type[StrEnum]] = {}
 for _f in fields(RuleSet):
     for _cls in (
-        Partnership, DeclareStyle, FirstRoundDealer, NoDeclaration, KittyMultiplier,
+        Partnership, DeclareStyle, DeclareRights, FirstRoundDealer, NoDeclaration, KittyMultiplier,
         ScoringTable, ThrowPenalty, MatchEnd,
     ):
         if _f.type == _cls.__name__:
@@ -304,7 +336,7 @@ def load_rules(spec: str | dict[str, Any] | RuleSet | None) -> RuleSet:
 
 
 __all__ = [
-    "RuleSet", "RuleSetError", "PRESETS", "preset", "load_rules", "Partnership", "DeclareStyle",
+    "RuleSet", "RuleSetError", "PRESETS", "preset", "load_rules", "Partnership", "DeclareStyle", "DeclareRights",
     "FirstRoundDealer", "NoDeclaration", "KittyMultiplier", "ScoringTable", "ThrowPenalty",
     "MatchEnd", "LEVEL_TOKENS",
 ]

@@ -42,14 +42,16 @@ def combo_multiplier(comp: Combo, mode: KittyMultiplier) -> int:
 
 
 def kitty_multiplier(lead_comps: Sequence[Combo], mode: KittyMultiplier = KittyMultiplier.EXPONENTIAL) -> int:
-    """Multiplier set by the largest combination of the last trick's lead (a throw counts its
-    largest combination only)."""
-    return max(combo_multiplier(c, mode) for c in lead_comps)
+    """Multiplier set by the highest shape of the last trick's lead, and by it alone: more copies
+    first, then the longer chain (seed 000 A: a Titanic, then a triple, then a tractor, "且不再計算其他
+    牌型"), so a triple with a tractor counts x6. A throw counts its highest shape only."""
+    top = max(lead_comps, key=lambda c: (c.k, c.m))
+    return combo_multiplier(top, mode)
 
 
 def level_change(points: int, rules: RuleSet) -> tuple[str, int]:
     """``("dealer" | "attackers", levels)`` for the attackers' total."""
-    unit = 40 * rules.decks // 2 if rules.scale_with_decks else 40
+    unit = 20 * rules.decks if rules.scale_with_decks else 40  # 40 per two decks (seed 000 A)
     if rules.scoring_table == ScoringTable.FINE:
         team, levels = _fine_table(points, unit)
     elif points <= 0:

@@ -187,7 +187,10 @@ def legal_actions(rnd: Round, seat: int) -> Iterator[Action]:
 
 def declaration_options(rnd: Round, seat: int) -> list[tuple[int, ...]]:
     """Declarations ``seat`` could make now that would stand."""
-    return options(seat, rnd.hands[seat], rnd.level, rnd.bid, rnd.rules, pairs_only=rnd.phase == Phase.OVERRIDE)
+    if rnd.declare_refusal(seat):
+        return []
+    return options(seat, rnd.declaring_hand(seat), rnd.level, rnd.bid, rnd.rules,
+                   pairs_only=rnd.phase == Phase.OVERRIDE)
 
 
 # ------------------------------------------------------------------ for bots and sampling

@@ -6,6 +6,7 @@ import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..cards import new_deck
 from ..errors import IllegalAction
@@ -41,6 +42,24 @@ def _register() -> None:
 
 
 _register()
+
+
+@dataclass(slots=True)
+class _Saved:
+    """What :meth:`Match.apply` needs to undo an action that raised."""
+
+    round: Round
+    round_copy: Round
+    events: int
+    rounds: int
+    deals: int
+    levels: list[int]
+    reached: list[int]
+    dealer: int | None
+    winner: int | None
+    time_up: bool
+    actions: int
+    rng: tuple[Any, ...]
 
 
 class Match:
@@ -109,8 +128,30 @@ class Match:
         self.round.check(action)
 
     def apply(self, action: Action) -> None:
+        """Check and apply ``action``; whatever raises leaves the match exactly as it was."""
         self.check(action)
-        self.apply_unchecked(action)
+        saved = self._save()
+        try:
+            self.apply_unchecked(action)
+        except BaseException:
+            self._restore(saved)
+            raise
+
+    def _save(self) -> _Saved:
+        # Lists only grow during an action, so their lengths restore them; the round is copied.
+        return _Saved(self.round, self.round.copy(), len(self.events), len(self.rounds), len(self.deals),
+                      list(self.levels), list(self.reached), self.dealer, self.winner, self.time_up,
+                      self.actions, self._rng.getstate())
+
+    def _restore(self, saved: _Saved) -> None:
+        saved.round.__dict__.update(saved.round_copy.__dict__)  # holders of the round see it restored
+        self.round = saved.round
+        del self.events[saved.events:]
+        del self.rounds[saved.rounds:]
+        del self.deals[saved.deals:]
+        self.levels, self.reached = saved.levels, saved.reached
+        self.dealer, self.winner, self.time_up, self.actions = saved.dealer, saved.winner, saved.time_up, saved.actions
+        self._rng.setstate(saved.rng)
 
     def apply_unchecked(self, action: Action) -> None:
         self.actions += 1

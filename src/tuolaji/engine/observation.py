@@ -52,6 +52,8 @@ class Observation:
     known_dealer_side: tuple[int, ...]  # seats everyone knows are on the dealer's side
     friend_card: int | None  # find-a-friend: the called card, once called
     friend_known: bool = False  # find-a-friend: the friend has shown itself (or there is none)
+    from_kitty: tuple[int, ...] = ()  # kitty cards this seat took and still holds (cannot override)
+    may_declare: bool = True  # False when the rules keep this seat from declaring now (000 C)
 
     def is_attacker(self, seat: int) -> bool:
         """Is ``seat`` publicly known to attack? (find-a-friend: a hidden friend counts as attacker)."""
@@ -61,7 +63,12 @@ class Observation:
         """Declarations this seat could make now that would stand."""
         from ..declaring import options
 
-        return options(self.seat, self.hand, self.level, self.bid, self.rules,
+        if not self.may_declare:
+            return []
+        hand = list(self.hand)
+        for c in self.from_kitty:
+            hand.remove(c)
+        return options(self.seat, hand, self.level, self.bid, self.rules,
                        pairs_only=self.phase == Phase.OVERRIDE)
 
 
@@ -105,4 +112,6 @@ def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
                                 and not rnd.publicly_attacker(s)),
         friend_card=rnd.friend_card,
         friend_known=rnd.friend_revealed,
+        from_kitty=tuple(rnd.from_kitty[seat]),
+        may_declare=rnd.declare_refusal(seat) is None,
     )

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 
 from ..cards import POINTS, is_joker, suit_of
 from ..combos import Combo, decompose
-from ..declaring import Bid, bid_reason, is_override_bid, read_bid, shown_cards
+from ..declaring import Bid, bid_reason, is_override_bid, options, read_bid, shown_cards
 from ..errors import IllegalAction
-from ..ruleset import FirstRoundDealer, NoDeclaration, Partnership, RuleSet, ThrowPenalty
+from ..ruleset import DeclareRights, FirstRoundDealer, NoDeclaration, Partnership, RuleSet, ThrowPenalty
 from ..scoring import kitty_multiplier, level_change
 from ..tricks import check_throw, follow_shape_reason, is_sub_multiset, lead_reason, trick_winner
 from ..trump import TrumpContext
@@ -107,6 +107,7 @@ class Round:
         self.ctx: TrumpContext | None = None
         self.kitty: list[int] = list(self.deck[self.players * self.hand_size:])
         self.burier: int | None = None  # who buried the kitty now face down
+        self.from_kitty: list[list[int]] = [[] for _ in range(self.players)]  # kitty cards still in hand
         self.friend_card: int | None = None
         self.friend: int | None = None  # find-a-friend partner (hidden until revealed)
         self.friend_revealed = False
@@ -251,7 +252,24 @@ class Round:
             raise IllegalAction("wrong_phase", phase=phase.value)
         if phase != Phase.DEAL:
             self._check_turn(action.seat)
+        refusal = self.declare_refusal(action.seat)
+        if refusal:
+            raise IllegalAction(refusal)
         self._read_bid(action, pairs_only=phase == Phase.OVERRIDE)
+
+    def declare_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` may not declare at all now (seed 000 C: after the first round only the
+        dealer's side declares; the other side may at the last call when it cannot), or None."""
+        if (self.rules.declare_rights != DeclareRights.DEALER_SIDE or self.dealer is None
+                or self.first_round or self.phase == Phase.OVERRIDE):
+            return None
+        side = self.dealer_side()
+        if seat in side:
+            return None
+        if self.phase == Phase.DECLARE and (self.bid is None or self.bid.seat not in side) and not any(
+                options(s, self.hands[s], self.level, None, self.rules) for s in side):
+            return None
+        return "dealer_side_declares"
 
     def _check_redeal(self, seat: int) -> None:
         rules = self.rules
@@ -281,18 +299,31 @@ class Round:
             return "wrong_count"
         return follow_shape_reason(lead, hand, cards, self.ctx, self.trick.lead_comps)
 
+    def declaring_hand(self, seat: int) -> list[int]:
+        """The cards ``seat`` may declare with: a pair made up from the kitty cannot override
+        (seed 003: 底牌湊成的對或王不可以反), so kitty cards still in hand do not count."""
+        taken = self.from_kitty[seat]
+        if not taken:
+            return self.hands[seat]
+        hand = list(self.hands[seat])
+        for c in taken:
+            hand.remove(c)
+        return hand
+
     def _read_bid(self, action: Declare, *, pairs_only: bool) -> Bid:
         hand = self.hands[action.seat]
         cards = shown_cards(action.seat, action.cards, self.bid)
         if not is_sub_multiset(cards, hand):
             raise IllegalAction("not_in_hand")
+        if pairs_only and not is_sub_multiset(cards, self.declaring_hand(action.seat)):
+            raise IllegalAction("kitty_pair_override")
         try:
             bid = read_bid(action.seat, cards, self.level, self.rules)
         except ValueError as exc:
             raise IllegalAction("bad_declaration", why=str(exc)) from None
         if pairs_only and not is_override_bid(bid):
             raise IllegalAction("override_needs_pair")
-        reason = bid_reason(bid, self.bid, self.rules)
+        reason = bid_reason(bid, self.bid, self.rules, after_bury=pairs_only)
         if reason:
             raise IllegalAction(reason)
         return bid
@@ -337,6 +368,9 @@ class Round:
         self.bid = bid
         if self.first_bidder is None:
             self.first_bidder = bid.seat
+        if (self.rules.declare_rights == DeclareRights.DEALER_SIDE and not self.first_round
+                and self.phase == Phase.DECLARE and bid.seat not in self.dealer_side()):
+            self.dealer = bid.seat  # 000 C: the dealer's side could not declare, the deal changes hands
         if previous is not None and not (previous.seat == bid.seat and previous.card == bid.card):
             self.overrides += 1
         self.events.append(Declared(bid.seat, tuple(action.cards), bid.trump))
@@ -389,6 +423,11 @@ class Round:
             if fallback == NoDeclaration.REDEAL:
                 self._redeal()
                 return
+            if fallback == NoDeclaration.KITTY_PAIR:
+                holder = kitty_pair_holder(self.hands, self.kitty, self.dealer if self.dealer is not None
+                                           else self.start_seat)
+                if holder is not None and holder not in self.dealer_side():
+                    self.dealer = holder
             if self.dealer is None:
                 self.dealer = self.start_seat
             trump = kitty_trump(self.kitty, fallback)
@@ -399,6 +438,7 @@ class Round:
 
     def _take_kitty(self, seat: int) -> None:
         self.hands[seat].extend(self.kitty)
+        self.from_kitty[seat].extend(self.kitty)
         self.events.append(KittyTaken(seat, tuple(self.kitty)))
         self.kitty = []
         self.phase = Phase.BURY
@@ -406,8 +446,11 @@ class Round:
 
     def _bury(self, seat: int, cards: Sequence[int]) -> None:
         hand = self.hands[seat]
+        taken = self.from_kitty[seat]
         for c in cards:
             hand.remove(c)
+            if c in taken:  # a buried card is taken to be the kitty's copy: the seat keeps its own
+                taken.remove(c)
         self.kitty = list(cards)
         self.burier = seat
         self.events.append(Buried(seat, tuple(cards)))
@@ -546,19 +589,36 @@ class Round:
         r.trick = self.trick.copy() if self.trick else None
         r.seat_points = list(self.seat_points)
         r.failed_throws = list(self.failed_throws)
+        r.from_kitty = [list(x) for x in self.from_kitty]
         r.events = list(self.events)
         r._suit_counts = None
         return r
 
 
 def kitty_trump(kitty: Sequence[int], rule: NoDeclaration) -> int | None:
-    """Trump chosen from the kitty when no one declared."""
-    if rule == NoDeclaration.KITTY_THIRD:
+    """Trump chosen from the kitty when no one declared (no kitty, or only jokers: no-trump)."""
+    if not kitty:
+        return None
+    if rule in (NoDeclaration.KITTY_THIRD, NoDeclaration.KITTY_PAIR):
         card = kitty[min(2, len(kitty) - 1)]
         return None if is_joker(card) else suit_of(card)
     for card in kitty:
         if not is_joker(card):
             return suit_of(card)
+    return None
+
+
+def kitty_pair_holder(hands: Sequence[Sequence[int]], kitty: Sequence[int], first: int) -> int | None:
+    """Seed 000 C: the player who can pair the kitty card that set trump (the third), nearest
+    in play order from ``first``; None if nobody holds its match."""
+    if not kitty:
+        return None
+    card = kitty[min(2, len(kitty) - 1)]
+    players = len(hands)
+    for k in range(players):
+        seat = (first + k) % players
+        if card in hands[seat]:
+            return seat
     return None
 
 

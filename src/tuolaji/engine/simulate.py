@@ -67,7 +67,9 @@ def random_action(rnd: Round, rng: random.Random) -> Action:
 def _declarations(rnd: Round, seat: int, *, pairs_only: bool) -> list[tuple[int, ...]]:
     from ..declaring import options
 
-    return options(seat, rnd.hands[seat], rnd.level, rnd.bid, rnd.rules, pairs_only=pairs_only)
+    if rnd.declare_refusal(seat):
+        return []
+    return options(seat, rnd.declaring_hand(seat), rnd.level, rnd.bid, rnd.rules, pairs_only=pairs_only)
 
 
 def _random_throw(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...] | None:

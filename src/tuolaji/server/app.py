@@ -510,7 +510,9 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
         seats = [Seat() for _ in range(rs.players)]
         if seat is not None:
             seats[seat] = Seat(name=" ".join(name.split()), token=h)
-        start = bool(body.get("start", True))
+        start = body.get("start", True)
+        if not isinstance(start, bool):
+            return _json_error(f"'start' must be true or false, not {start!r}"[:120], code="bad_request")
         room = Room(tables.new_code(), match, settings=settings, seats=seats, host=h,
                     status="playing" if start else "lobby",
                     bot_seed=seed if seed is not None else None)
