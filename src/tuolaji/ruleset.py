@@ -283,6 +283,11 @@ for _f in fields(RuleSet):
 # Settings whose non-default values the engine does not play yet (the variants issue adds them).
 _NOT_YET: tuple[str, ...] = ()
 
+# Stake (coin) settings that nothing computes yet: they load and replay, but the table does not
+# offer them until coins are counted (issue 11 item 7).
+NOT_OFFERED: tuple[str, ...] = ("override_count_multiplies_stake",)
+NOT_OFFERED_OPTIONS: dict[str, tuple[str, ...]] = {"throw_penalty": ("stake",)}
+
 PRESET_DIR = Path(__file__).with_name("presets")
 
 

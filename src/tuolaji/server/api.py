@@ -13,7 +13,7 @@ from typing import Any
 from ..cards import cards_str, new_deck
 from ..engine.match import Match
 from ..record import RecordError, to_record
-from ..ruleset import PRESETS, RuleSet, RuleSetError, load_rules
+from ..ruleset import NOT_OFFERED, NOT_OFFERED_OPTIONS, PRESETS, RuleSet, RuleSetError, load_rules
 from ..validate import JSONInputError, loads
 from .rules_text import labels as rules_labels
 
@@ -36,6 +36,10 @@ def rules_schema() -> dict[str, Any]:
             entry["kind"] = "list"
         else:
             entry["kind"] = "text"
+        if f.name in NOT_OFFERED:
+            entry["offered"] = False
+        if f.name in NOT_OFFERED_OPTIONS:
+            entry["hidden_options"] = list(NOT_OFFERED_OPTIONS[f.name])
         fields.append(entry)
     return {"fields": fields, "presets": {name: rs.to_dict() for name, rs in PRESETS.items()}, "labels": rules_labels()}
 

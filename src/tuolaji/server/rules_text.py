@@ -22,6 +22,7 @@ SETTINGS: dict[str, Text] = {
     "hand_size": ("Hand size", "每人张数"),
     "kitty_size": ("Kitty size", "底牌张数"),
     "declare_style": ("Declaring", "亮主方式"),
+    "declare_rights": ("Who may declare after round 1", "首局后谁可以亮主"),
     "jokers_declare_first": ("A joker pair may declare first", "对王可以首先亮主（无主）"),
     "suit_order_overrides": ("Suit order breaks ties (♠>♥>♣>♦)", "同级按花色比大小（♠>♥>♣>♦）"),
     "self_override": ("May override own declaration", "可以反自己的主"),
@@ -56,6 +57,9 @@ OPTIONS: dict[str, Text] = {
     "last_declarer": ("the last override before the kitty deals", "最后反主者坐庄（反主反打）"),
     "kitty_first": ("the kitty's first card sets trump", "翻底牌第一张定主"),
     "kitty_third": ("the kitty's third card sets trump", "翻底牌第三张定主"),
+    "kitty_pair": ("the kitty's third card sets trump; whoever can pair it deals", "翻底牌第三张定主，能与之配对的一方坐庄"),
+    "anyone": ("anyone", "任何人"),
+    "dealer_side": ("the dealer's side (the others only if it cannot)", "庄家一方（叫不起主时另一方才可以）"),
     "redeal": ("deal again", "重新发牌"),
     "exponential": ("single ×2, pair ×4, tractor ×2·2ⁿ", "单张×2、对子×4、拖拉机×2·2ⁿ"),
     "linear": ("tractor ×4 per pair", "拖拉机按对数×4"),
@@ -80,24 +84,30 @@ PRESETS: dict[str, tuple[Text, Text]] = {  # name: ((English title, Chinese titl
         " no-trump; kitty ×2, ×4, or ×2·2ⁿ for a tractor; the first team past A wins.",
         "两副牌，固定对家；亮级牌定主，对子反单张，对王无主；抠底单张×2、对子×4、拖拉机×2·2ⁿ；过A获胜。")),
     "bianfeng-fixed": (("Bianfeng, fixed partners", "边锋·定"), (
-        "Declare with a level card and a joker of its colour; overrides after the bury; in the first round the last"
+        "Declare with a level card and a joker of its colour; after round 1 only the dealer's side declares (the"
+        " others when it cannot, taking the deal); a joker pair only overrides; nobody declared: the kitty's third"
+        " card sets trump and whoever can pair it deals; overrides after the bury; in the first round the last"
         " override deals; a weak hand may ask for a redeal; at most 6 levels a round; a failed throw costs half the"
         " stake; levels start again past A.",
-        "级牌带同色王亮主，扣底后可反主炒底，首局反主反打，闲家牌少于15分可暴动，每局最多升6级，甩牌失败扣一半底金，过A循环。")),
+        "级牌带同色王亮主，首局后只有庄家一方报主（叫不起时对方可叫并换庄），对王只能反主，无人报主翻底牌第三张、能配对的一方坐庄，"
+        "扣底后可反主炒底，首局反主反打，闲家牌少于15分可暴动，每局最多升6级，甩牌失败扣一半底金，过A循环。")),
     "bianfeng-friend": (("Bianfeng, find a friend", "边锋·寻"), (
         "The Bianfeng rules with find-a-friend: after taking the kitty the dealer calls a card and its holder is the"
-        " partner (one against three if the dealer holds both); each player keeps a level; levels start again past A.",
-        "边锋规则加找朋友：庄家拿底后叫一张牌，持有者为对家（庄家两张都有则一打三），级别按人计，过A循环。")),
+        " partner (one against three if the dealer holds both); after round 1 only the dealer declares (the others"
+        " when the dealer cannot); a joker pair only overrides; each player keeps a level; levels start again past A.",
+        "边锋规则加找朋友：庄家拿底后叫一张牌，持有者为对家（庄家两张都有则一打三），首局后只有庄家报主（叫不起时他人可叫），"
+        "对王只能反主，级别按人计，过A循环。")),
     "competition": (("Competition", "比赛"), (
         "A timed match of 30 minutes: the higher level wins, a tie goes to whoever reached it first; a tractor"
         " captures the kitty ×16; in no-trump only the joker pairs chain into a tractor.",
         "限时30分钟，级别高者胜，同级先到者胜；拖拉机抠底×16；无主时只有大小王对算拖拉机。")),
     "super-four-deck": (("Super Tractor, four decks", "超级拖拉机"), (
         "Four decks, 52 cards each and an 8-card kitty; overrides ranked big joker, small joker, ♠, ♥, ♣, ♦;"
-        " override after the bury; the kitty's third card sets trump when nobody declares; kitty ×4 per tractor pair;"
-        " the finer level table; overrides multiply the stake; levels start again past A.",
-        "四副牌，每人52张、底牌8张；反主按大王>小王>黑桃>红桃>梅花>方片，扣底后可反主，无人亮主翻底牌第三张，"
-        "连对抠底×4×对数，细分升级表，反主次数翻倍，过A循环。")),
+        " override after the bury; a joker pair only overrides; the kitty's third card sets trump when nobody declares;"
+        " kitty ×4 per tractor pair; the finer level table in 80-point steps (400 points); overrides multiply the"
+        " stake; levels start again past A.",
+        "四副牌，每人52张、底牌8张；反主按大王>小王>黑桃>红桃>梅花>方片，扣底后可反主，对王只能反主，无人亮主翻底牌第三张，"
+        "连对抠底×4×对数，细分升级表按80分一级（共400分），反主次数翻倍，过A循环。")),
     "three-deck": (("Three decks", "三副牌"), (
         "Three decks, 39 cards each and a 6-card kitty; triples and Titanics (runs of triples), kitty ×6 for a"
         " triple and ×2·3ⁿ for a Titanic; 300 points, thresholds scaled to match.",

@@ -425,6 +425,8 @@ class RuleField(TypedDict):
     kind: Literal["enum", "bool", "int", "list", "text"]
     options: NotRequired[list[str]]
     optional: NotRequired[bool]
+    offered: NotRequired[bool]  # false: the table does not offer it (coins compute nothing yet)
+    hidden_options: NotRequired[list[str]]  # option values the table does not offer
 
 
 class Both(TypedDict):

@@ -82,12 +82,13 @@ export class RulesPanel {
     const grid = h("div", { class: "rules-grid" });
     const base = this.presetValues();
     for (const f of this.schema.fields) {
-      if (f.name === "name" || f.name === "description") continue;
+      if (f.name === "name" || f.name === "description" || f.offered === false) continue;
       const cur = f.name in this.values ? this.values[f.name] : base[f.name];
       const id = `rule-${f.name}`;
       let input;
       if (f.kind === "enum") {
-        input = h("select", { id }, ...(f.options || []).map((o) => h("option", { value: o, selected: o === cur }, this.optionLabel(o))));
+        const shown = (f.options || []).filter((o) => o === cur || !(f.hidden_options || []).includes(o));
+        input = h("select", { id }, ...shown.map((o) => h("option", { value: o, selected: o === cur }, this.optionLabel(o))));
         input.addEventListener("change", () => this.set(f.name, input.value));
       } else if (f.kind === "bool") {
         input = h("input", { id, type: "checkbox", checked: !!cur });

@@ -243,6 +243,8 @@ export interface RuleField {
   kind: "enum" | "bool" | "int" | "list" | "text";
   options?: string[];
   optional?: boolean;
+  offered?: boolean;
+  hidden_options?: string[];
 }
 
 export interface RuleLabels {
