@@ -398,3 +398,32 @@ def test_engine_scenario_quotes_are_in_the_seeds() -> None:
     texts = {p.name[:3]: p.read_text("utf-8") for p in SEEDS.glob("*.txt")}
     for case in ENGINE_SCENARIOS:
         assert case["quote"] in texts[case["seed"][:3]], case["name"]
+
+
+def test_joker_level_after_ace() -> None:
+    """Seed 000 H: 當一方升級超過A後，打王，即無主，或者直接循環到2開始繼續升級。"""
+    from tuolaji.engine.match import RoundStarted
+    from tuolaji.scoring import level_name
+    from tuolaji.trump import JOKER_LEVEL, TRUMP, TrumpContext
+
+    ctx = TrumpContext(JOKER_LEVEL, None)
+    assert [c for c in range(54) if ctx.eff[c] == TRUMP] == [52, 53]  # only the jokers are trumps
+    assert ctx.order[parse_card("SA")] == 12 and ctx.order[parse_card("S2")] == 0  # 2 is a plain card
+    assert level_name(13) == "王"
+    for end in ("pass_ace", "wrap"):
+        match = random_match(Match(rules=RuleSet(joker_level=True, start_level="A", match_end=end), seed=4),
+                             random.Random(4), max_rounds=40)
+        joker_rounds = [r for r in match.rounds if r.level == JOKER_LEVEL and r.result is not None]
+        assert joker_rounds, "someone played the 王 level"
+        assert all(r.ctx is not None and r.ctx.trump is None for r in joker_rounds)
+        started = [e for e in match.events if isinstance(e, RoundStarted)]
+        assert max(e.level for e in started) == JOKER_LEVEL
+        if end == "pass_ace":
+            assert match.over and match.levels[match.winner] == 14  # won by going past 王
+        else:
+            assert not match.over and any(e.level == 2 for e in started[1:])  # past 王 starts again at 2
+
+
+def test_without_joker_level_past_ace_wins() -> None:
+    match = random_match(Match(rules=RuleSet(start_level="A"), seed=4), random.Random(4), max_rounds=40)
+    assert match.over and all(r.level <= 14 for r in match.rounds)

@@ -113,6 +113,7 @@ class RuleSet:
     # false keeps the two-deck table whatever the decks (records saved before this default)
     scale_with_decks: bool = True
     match_end: MatchEnd = MatchEnd.PASS_ACE
+    joker_level: bool = False  # 打王 (seed 000 H): after A a side plays one no-trump level, 王, before passing
     must_defend: tuple[str, ...] = ()  # levels a team must win as dealer to pass (e.g. 5 10 K A)
     match_rounds: int | None = None
     match_minutes: int | None = None
@@ -159,7 +160,7 @@ class RuleSet:
         for name in (
             "suit_order_overrides", "self_override", "pair_locks", "override_after_bury",
             "redeal_request", "override_count_multiplies_stake", "notrump_level_tractor",
-            "jokers_declare_first", "scale_with_decks",
+            "jokers_declare_first", "scale_with_decks", "joker_level",
         ):
             need(isinstance(getattr(self, name), bool), name, "must be true or false")
         need(1 <= self.decks <= 4, "decks", f"must be 1 to 4, not {self.decks}")

@@ -16,6 +16,8 @@ def level_rank(level_index: int) -> int:
 
 
 def level_name(level_index: int) -> str:
+    if level_index == len(LEVELS):
+        return "王"  # 打王, the no-trump level after A (seed 000 H, setting joker_level)
     return LEVELS[level_index] if 0 <= level_index < len(LEVELS) else f"A+{level_index - 12}"
 
 

@@ -13,6 +13,7 @@ from functools import cache
 from .cards import BJ, LJ, NUM_KINDS, SUIT_OF, suit_letter
 
 TRUMP = 4  # the effective suit of every trump card
+JOKER_LEVEL = 15  # 打王 (seed 000 H): the level after A has no level cards; only jokers are trumps
 NO_TRUMP: None = None
 
 
@@ -51,8 +52,8 @@ class TrumpContext:
 
 @cache
 def _context(level: int, trump: int | None, decks: int, notrump_level_tractor: bool) -> TrumpContext:
-    if not 2 <= level <= 14:
-        raise ValueError(f"level must be 2..14 (A), not {level}")
+    if not 2 <= level <= JOKER_LEVEL:
+        raise ValueError(f"level must be 2..14 (A) or 15 (王), not {level}")
     if trump is not None and trump not in (0, 1, 2, 3):
         raise ValueError(f"trump must be a suit 0..3 or None, not {trump}")
     eff = [0] * NUM_KINDS
@@ -65,9 +66,12 @@ def _context(level: int, trump: int | None, decks: int, notrump_level_tractor: b
                 eff[card], order[card] = TRUMP, i
             else:
                 eff[card], order[card] = suit, i
-        level_card = suit * 13 + level - 2
-        eff[level_card] = TRUMP
-    if trump is None:
+        if level != JOKER_LEVEL:
+            eff[suit * 13 + level - 2] = TRUMP
+    if level == JOKER_LEVEL:  # plain suits run A…2 whole; LJ LJ BJ BJ chain
+        order[LJ] = 13 if trump is not None else 0
+        order[BJ] = order[LJ] + 1
+    elif trump is None:
         for suit in range(4):
             order[suit * 13 + level - 2] = 0
         order[LJ] = 1 if notrump_level_tractor else 2

@@ -82,6 +82,7 @@ class Match:
         self.deals: list[tuple[int, ...]] = []
         start = parse_level(self.rules.start_level)
         self.per_seat = self.rules.partnership == Partnership.FIND_FRIEND
+        self.top = ACE + 1 if self.rules.joker_level else ACE  # the last level: A, or 王 after it
         self.levels = [start] * (self.rules.players if self.per_seat else 2)
         self.reached = [0] * len(self.levels)  # round number when each level was reached (ties)
         self.must_defend = {parse_level(x) for x in self.rules.must_defend}
@@ -113,7 +114,7 @@ class Match:
 
     def _new_round(self) -> Round:
         level_index = self.levels[self.holder(self.dealer)] if self.dealer is not None else self.levels[0]
-        rnd = Round(rules=self.rules, deck=self._next_deck(), level=min(level_index, ACE) + 2,
+        rnd = Round(rules=self.rules, deck=self._next_deck(), level=min(level_index, self.top) + 2,
                     dealer=self.dealer)
         self.events.append(RoundStarted(len(self.rounds) + 1, rnd.level, self.dealer, tuple(self.levels)))
         return rnd
@@ -177,11 +178,11 @@ class Match:
             for h in holders:
                 self._climb(h, result.levels, as_dealer)
             self.dealer = result.next_dealer
-            past = [h for h in holders if self.levels[h] > ACE]
+            past = [h for h in holders if self.levels[h] > self.top]
             if past:
                 if self.rules.match_end == MatchEnd.WRAP:
                     for h in past:
-                        self.levels[h] -= ACE + 1
+                        self.levels[h] -= self.top + 1
                 else:
                     return self._end_match(past[0])
             end = self.rules.match_end

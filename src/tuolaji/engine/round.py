@@ -22,7 +22,7 @@ from ..errors import IllegalAction
 from ..ruleset import DeclareRights, FirstRoundDealer, NoDeclaration, Partnership, RuleSet, ThrowPenalty
 from ..scoring import kitty_multiplier, level_change
 from ..tricks import check_throw, follow_shape_reason, is_sub_multiset, lead_reason, trick_winner
-from ..trump import TrumpContext
+from ..trump import JOKER_LEVEL, TrumpContext
 from .actions import Action, Bury, CallFriend, Declare, Pass, Play, Redeal
 from .events import (
     Buried,
@@ -412,6 +412,13 @@ class Round:
     def _close_declaring(self) -> None:
         rules = self.rules
         bid = self.bid
+        if self.level == JOKER_LEVEL:  # 打王: no-trump whatever was shown (only joker pairs can be)
+            if self.dealer is None:
+                self.dealer = bid.seat if bid is not None else self.start_seat
+            self.ctx = self._context(None)
+            self.events.append(TrumpFixed(None, self._dealer(), "joker_level"))
+            self._take_kitty(self._dealer())
+            return
         if bid is not None:
             trump: int | None = bid.trump
             source = "declared"

@@ -42,6 +42,7 @@ SETTINGS: dict[str, Text] = {
     "level_cap": ("Most levels per round", "每局最多升级"),
     "scale_with_decks": ("Scale scoring with decks", "按副数调整分数线"),
     "match_end": ("Match end", "比赛结束"),
+    "joker_level": ("Play the joker level (王) after A", "过A后打王（无主）"),
     "must_defend": ("Levels that must be defended", "必打级"),
     "match_rounds": ("Rounds", "局数"),
     "match_minutes": ("Minutes", "分钟"),
