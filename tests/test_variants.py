@@ -427,3 +427,21 @@ def test_joker_level_after_ace() -> None:
 def test_without_joker_level_past_ace_wins() -> None:
     match = random_match(Match(rules=RuleSet(start_level="A"), seed=4), random.Random(4), max_rounds=40)
     assert match.over and all(r.level <= 14 for r in match.rounds)
+
+
+def test_match_ends_when_a_side_reaches_the_target_level() -> None:
+    """Seed 004 appendix: 每轮比赛打30分钟或者一方先打到6结束结束时，按等级高底判定胜负"""
+    from tuolaji.engine.match import MatchEnded
+
+    six = LEVEL_TOKENS.index("6")
+    for seed in range(3):
+        match = random_match(Match(rules="kq-competition", seed=seed), random.Random(seed), max_rounds=200)
+        assert match.over and match.winner is not None
+        assert match.levels[match.winner] >= six  # reached 6 (the clock never ran out here)
+        assert sum(1 for e in match.events if isinstance(e, MatchEnded)) == 1
+        before_last = [r for r in match.rounds if r.result is not None][:-1]
+        assert before_last  # no side had reached 6 before the last scored round
+    with pytest.raises(RuleSetError, match="match_target_level"):
+        RuleSet(match_target_level="2")
+    with pytest.raises(RuleSetError, match="match_target_level"):
+        RuleSet(match_target_level=6)  # type: ignore[arg-type]

@@ -50,6 +50,7 @@ class KittyMultiplier(StrEnum):
     EXPONENTIAL = "exponential"  # single x2, pair x4, tractor of n pairs x2*2^n (seeds 000A, 001, 002)
     LINEAR = "linear"  # tractor of n pairs x4*n (seeds 000 C, 004)
     FIXED16 = "fixed16"  # any tractor x16 (seed 003)
+    FLAT8 = "flat8"  # any tractor x8 (K&Q rules appended to seed 004)
     BY_SIZE = "by_size"  # 2 x number of cards in the largest combination (seed 003)
 
 
@@ -115,6 +116,7 @@ class RuleSet:
     match_end: MatchEnd = MatchEnd.PASS_ACE
     joker_level: bool = False  # 打王 (seed 000 H): after A a side plays one no-trump level, 王, before passing
     must_defend: tuple[str, ...] = ()  # levels a team must win as dealer to pass (e.g. 5 10 K A)
+    match_target_level: str | None = None  # the match ends when a side reaches it (seed 004 appendix "打到6结束")
     match_rounds: int | None = None
     match_minutes: int | None = None
     start_level: str = "2"
@@ -182,6 +184,12 @@ class RuleSet:
              f"must be a list of levels such as [\"5\", \"10\"], not {self.must_defend!r}")
         for lv in self.must_defend:
             need(isinstance(lv, str) and lv in LEVEL_TOKENS, "must_defend", f"has {lv!r}, not a level")
+        need(self.match_target_level is None or (isinstance(self.match_target_level, str)
+                                                  and self.match_target_level in LEVEL_TOKENS),
+             "match_target_level", f"must be empty or one of {', '.join(LEVEL_TOKENS)}, not {self.match_target_level!r}")
+        need(self.match_target_level is None or self.match_target_level not in LEVEL_TOKENS
+             or LEVEL_TOKENS.index(self.match_target_level) > LEVEL_TOKENS.index(self.start_level),
+             "match_target_level", "must be above the start level")
         need(
             self.match_end != MatchEnd.FIXED_ROUNDS or (self.match_rounds or 0) > 0,
             "match_rounds", "must be set for a fixed-length match",

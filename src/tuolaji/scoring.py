@@ -40,6 +40,8 @@ def combo_multiplier(comp: Combo, mode: KittyMultiplier) -> int:
         return 2 * k * m if m > 1 else 2 * k
     if mode == KittyMultiplier.FIXED16:
         return 16 if m > 1 else 2 * k
+    if mode == KittyMultiplier.FLAT8:
+        return 8 if m > 1 else 2 * k
     return 2 * k * m  # BY_SIZE: two times the cards in the combination
 
 

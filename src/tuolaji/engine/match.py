@@ -86,6 +86,8 @@ class Match:
         self.levels = [start] * (self.rules.players if self.per_seat else 2)
         self.reached = [0] * len(self.levels)  # round number when each level was reached (ties)
         self.must_defend = {parse_level(x) for x in self.rules.must_defend}
+        target = self.rules.match_target_level
+        self.target = parse_level(target) if target is not None else None
         self.dealer: int | None = None
         self.rounds: list[Round] = []
         self.events: list[Event] = []
@@ -185,6 +187,10 @@ class Match:
                         self.levels[h] -= self.top + 1
                 else:
                     return self._end_match(past[0])
+            if self.target is not None:
+                arrived = [h for h in holders if self.levels[h] >= self.target]
+                if arrived:  # 打到6结束 (seed 004 appendix): first to the target level wins
+                    return self._end_match(arrived[0])
             end = self.rules.match_end
             played = sum(1 for r in self.rounds if r.result is not None)
             if (end == MatchEnd.FIXED_ROUNDS and played >= (self.rules.match_rounds or 0)) or (

@@ -44,6 +44,7 @@ SETTINGS: dict[str, Text] = {
     "match_end": ("Match end", "比赛结束"),
     "joker_level": ("Play the joker level (王) after A", "过A后打王（无主）"),
     "must_defend": ("Levels that must be defended", "必打级"),
+    "match_target_level": ("Ends when a side reaches level", "打到此级结束"),
     "match_rounds": ("Rounds", "局数"),
     "match_minutes": ("Minutes", "分钟"),
     "start_level": ("Start level", "起始级"),
@@ -65,6 +66,7 @@ OPTIONS: dict[str, Text] = {
     "exponential": ("single ×2, pair ×4, tractor ×2·2ⁿ", "单张×2、对子×4、拖拉机×2·2ⁿ"),
     "linear": ("tractor ×4 per pair", "拖拉机按对数×4"),
     "fixed16": ("any tractor ×16", "拖拉机一律×16"),
+    "flat8": ("any tractor ×8", "拖拉机一律×8"),
     "by_size": ("×2 per card of the largest combination", "按最大牌型张数×2"),
     "standard": ("standard", "标准"),
     "fine": ("finer steps (Super Tractor)", "细分（超级拖拉机）"),
@@ -102,6 +104,12 @@ PRESETS: dict[str, tuple[Text, Text]] = {  # name: ((English title, Chinese titl
         "A timed match of 30 minutes: the higher level wins, a tie goes to whoever reached it first; a tractor"
         " captures the kitty ×16; in no-trump only the joker pairs chain into a tractor.",
         "限时30分钟，级别高者胜，同级先到者胜；拖拉机抠底×16；无主时只有大小王对算拖拉机。")),
+    "kq-competition": (("K&Q competition", "K&Q双升比赛"), (
+        "Two decks; declare with a level card and a joker, override with a pair and a joker, a joker pair only"
+        " overrides (no-trump); nobody declared: the kitty's third card; a tractor captures the kitty ×8; in no-trump"
+        " only the joker pairs chain; 30 minutes or first to 6, then the higher level wins.",
+        "两副牌；单张级牌带王叫主，对级牌带王反主，对王只能反主（无主）；无人叫主翻底牌第三张；拖拉机抠底×8；"
+        "无主时只有大小王对算拖拉机；打30分钟或一方先打到6结束，级别高者胜。")),
     "super-four-deck": (("Super Tractor, four decks", "超级拖拉机"), (
         "Four decks, 52 cards each and an 8-card kitty; overrides ranked big joker, small joker, ♠, ♥, ♣, ♦;"
         " override after the bury; a joker pair only overrides; the kitty's third card sets trump when nobody declares;"
