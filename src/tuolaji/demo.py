@@ -42,8 +42,9 @@ def _holder(match: Match, index: int) -> str:
 
 
 class Printer:
-    def __init__(self, console: Console, *, tricks: bool = True) -> None:
+    def __init__(self, console: Console, *, tricks: bool = True, max_rounds: int | None = None) -> None:
         self.console = console
+        self.max_rounds = max_rounds
         self.tricks = tricks
         self.seen = 0
         self.line: list[str] = []
@@ -56,6 +57,8 @@ class Printer:
     def show(self, match: Match, ev: Event) -> None:
         out = self.console.print
         if isinstance(ev, RoundStarted):
+            if self.max_rounds is not None and ev.number > self.max_rounds:
+                return  # the demo stops before this round
             lv = ", ".join(f"{_holder(match, t)} at {level_name(x)}" for t, x in enumerate(ev.levels))
             dealer = "decided by the first declaration" if ev.dealer is None else SEATS[ev.dealer]
             out(f"\n[bold]Round {ev.number}[/bold] — playing {level_name(ev.level - 2)}; {lv}; dealer: {dealer}")
@@ -126,10 +129,14 @@ def main(argv: list[str] | None = None) -> int:
     SEATS = SEATS4 if rules.players == 4 else tuple(f"Seat {s}" for s in range(rules.players))
     console.print(f"tuolaji demo — rules: {rules.name}, seed {match.seed}")
     bots = [make_bot(args.bot, seed=(match.seed or 0) * 4 + s) for s in range(rules.players)]
-    printer = Printer(console, tricks=not args.quiet_tricks)
+    printer = Printer(console, tricks=not args.quiet_tricks, max_rounds=args.rounds)
     table = Table(match, bots, on_action=printer)
     printer(match, None)  # type: ignore[arg-type]
     table.play_match(max_rounds=args.rounds)
+    if not match.over:
+        why = " (levels wrap past A in these rules: the match has no end of its own)" if (
+            rules.match_end.value == "wrap" and rules.match_target_level is None) else ""
+        console.print(f"\nStopped after {len(match.rounds)} rounds (--rounds {args.rounds}){why}.")
     if args.record:
         from .record import dumps
 
