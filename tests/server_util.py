@@ -68,6 +68,14 @@ class Client:
             self.state = m
         return m
 
+    def drain(self) -> None:
+        """Read every message that has arrived, without waiting."""
+        while True:
+            try:
+                self.recv(timeout=0)
+            except TimeoutError:
+                return
+
     def wait(self, pred: Callable[[Msg], bool], timeout: float = 15.0) -> Msg:
         deadline = time.monotonic() + timeout
         while True:

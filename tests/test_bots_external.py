@@ -211,3 +211,14 @@ def test_sim_names_the_log_file_and_reports_fault_reasons(tmp_path: Path, capsys
     reasons = report["pairings"][0]["external_fault_reasons"]["a"]
     assert reasons["unreadable: not JSON"] >= 1 and any(k.startswith("illegal: play") for k in reasons)
     assert build_parser().parse_args(["a", "b"]).bot_timeout >= 10, "room for a search bot on a loaded machine"
+
+
+def test_close_ends_the_program_and_closes_its_pipes(tmp_path: Path) -> None:
+    bot = ExternalBot(_script(tmp_path, "echo.py", ECHO), seed=1)
+    proc = bot._proc
+    assert proc is not None and proc.poll() is None
+    bot.close()
+    assert proc.returncode is not None, "the program still runs"
+    assert proc.stdin is not None and proc.stdin.closed
+    assert proc.stdout is not None and proc.stdout.closed
+    bot.close()  # a second close does nothing

@@ -176,6 +176,7 @@ def test_the_judge_command_answers_line_by_line() -> None:
     finally:
         proc.stdin.close()
         proc.wait(timeout=30)
+        proc.stdout.close()
     assert proc.returncode == 0
 
 

@@ -1,4 +1,5 @@
-"""Whole random matches (issue 2, item 7): at least 1,000 per run, every action checked.
+"""Whole random matches (issue 2, item 7), every action checked: fresh seeds on a time budget
+each run (tests/random_budget.py); the 1,000-match sweep is benchmarks/sweep_random_matches.py.
 
 The random players (tests/playthrough.py) declare, override, reinforce, bury at random, attempt
 throws and follow at random; every action goes through the checked engine, so a random legal
@@ -13,6 +14,7 @@ import random
 import pytest
 
 from playthrough import cards_in_round, full_deck, play_match, points_of
+from random_budget import budget, run_seeds
 from tuolaji.bots.driver import Table
 from tuolaji.bots.random_bot import RandomBot
 from tuolaji.engine.events import Declared, TrumpFixed
@@ -21,8 +23,8 @@ from tuolaji.engine.round import Round
 from tuolaji.record import dumps, loads
 from tuolaji.scoring import kitty_multiplier, level_change
 
-MATCHES = 1000
-CHUNKS = 20  # spread over pytest-xdist workers
+CHUNKS = 4  # spread over pytest-xdist workers
+BUDGET = 25.0  # seconds of CPU per chunk: about 40 matches, fresh seeds every run (random_budget.py)
 
 
 def check_round(rnd: Round, first: bool) -> None:
@@ -89,12 +91,19 @@ def check_match(match: Match) -> None:
     assert isinstance(match.events[-1], MatchEnded) and match.events[-1].winner == match.winner
 
 
+def play_and_check(seed: int) -> None:
+    check_match(play_match(seed))
+
+
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_random_matches(chunk: int) -> None:
-    per = MATCHES // CHUNKS
-    for seed in range(chunk * per, (chunk + 1) * per):
-        match = play_match(seed)
-        check_match(match)
+    run_seeds(f"random matches, chunk {chunk}", play_and_check, seconds=budget(BUDGET))
+
+
+def test_fixed_seed_random_matches() -> None:
+    """A few matches from fixed seeds, so every run also repeats known games."""
+    for seed in range(3):
+        play_and_check(seed)
 
 
 def test_seed_determinism() -> None:

@@ -12,7 +12,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tuolaji.combos import decompose, embed_chains, matches_fully, needs, required_structure, structure
+from tuolaji.combos import Combo, decompose, matches_fully, required_structure, structure
 from tuolaji.engine.legal import submultisets
 from tuolaji.tricks import follow_reason, trick_winner
 from tuolaji.trump import TrumpContext
@@ -22,9 +22,14 @@ CTX4 = TrumpContext(2, 1, 4)
 SPADES = list(range(1, 9))  # ♠3..♠10: one plain suit (level 2 skipped), chain positions 0..7
 
 
-def suit_hand(decks: int) -> st.SearchStrategy[list[int]]:
-    return st.lists(st.sampled_from(SPADES), min_size=2, max_size=12).filter(
-        lambda h: max(Counter(h).values()) <= decks)
+def hand_of(cards: list[int], copies: int, min_size: int, max_size: int) -> st.SearchStrategy[list[int]]:
+    """A multiset of ``cards`` with at most ``copies`` of each, every size in range: no example is wasted."""
+    return st.integers(min_size, max_size).flatmap(
+        lambda n: st.permutations(cards * copies).map(lambda p: sorted(p[:n])))
+
+
+def suit_hand(decks: int, max_size: int = 12) -> st.SearchStrategy[list[int]]:
+    return hand_of(SPADES, decks, 2, max_size)
 
 
 def brute_required(suit: list[int], comps: list, n: int, ctx: TrumpContext) -> tuple:
@@ -33,29 +38,27 @@ def brute_required(suit: list[int], comps: list, n: int, ctx: TrumpContext) -> t
 
 
 @settings(max_examples=150, deadline=None)
-@given(lead=suit_hand(3), follower=suit_hand(3), decks=st.sampled_from([3, 4]))
-def test_required_structure_is_the_best_any_choice_achieves(lead: list[int], follower: list[int], decks: int) -> None:
+@given(data=st.data(), decks=st.sampled_from([3, 4]))
+def test_required_structure_is_the_best_any_choice_achieves(data: st.DataObject, decks: int) -> None:
     ctx = CTX3 if decks == 3 else CTX4
-    comps = decompose(lead, ctx)
+    lead = data.draw(suit_hand(3), label="lead")
     n = len(lead)
-    if len(follower) <= n:
-        return
+    follower = data.draw(hand_of(SPADES, 3, n + 1, max(n + 1, 12)), label="follower")  # more than the lead
+    comps = decompose(lead, ctx)
     want = brute_required(follower, comps, n, ctx)
     got = required_structure(Counter(follower), comps, n, ctx.order)
     assert got == want
 
 
 @settings(max_examples=150, deadline=None)
-@given(lead=suit_hand(4).filter(lambda h: len(h) <= 7), follower=suit_hand(4), decks=st.sampled_from([3, 4]))
-def test_legal_follows_are_exactly_the_best_choices(lead: list[int], follower: list[int], decks: int) -> None:
+@given(data=st.data(), decks=st.sampled_from([3, 4]))
+def test_legal_follows_are_exactly_the_best_choices(data: st.DataObject, decks: int) -> None:
     """With more cards of the suit than the lead, a follow is legal exactly when no other choice of
     cards matches more of the lead's structure; so some follow is always legal."""
     ctx = CTX3 if decks == 3 else CTX4
-    if max(Counter(lead).values()) > decks or max(Counter(follower).values()) > decks:
-        return
+    lead = data.draw(suit_hand(decks, max_size=7), label="lead")
     n = len(lead)
-    if len(follower) <= n:
-        return
+    follower = data.draw(hand_of(SPADES, decks, n + 1, 12), label="follower")
     comps = decompose(lead, ctx)
     hand = follower + [40, 41]  # two diamonds the follower may not play while holding spades
     choices = list(submultisets(sorted(Counter(follower).items()), n))
@@ -66,27 +69,52 @@ def test_legal_follows_are_exactly_the_best_choices(lead: list[int], follower: l
     assert follow_reason(lead, hand, choices[0][:-1] + (40,), ctx) == "must_follow_suit"
 
 
-def brute_arrangeable(cards: list[int], comps: list, ctx: TrumpContext) -> bool:
-    """Try every assignment of the lead's tuples and chains to the cards."""
-    shapes = [c.shape for c in comps if c.k >= 2]
-    return all(embed_chains(Counter(cards), shapes, ctx.order)) if shapes else True
+HEARTS = list(range(14, 22))  # ♥3..♥10: trumps (hearts, level 2), consecutive ids are consecutive ranks
+
+
+def brute_arrangeable(cards: list[int], comps: list) -> bool:
+    """Exhaustive search: can every tuple and chain of the lead (k cards at each of m consecutive
+    ranks) get its own cards at once? Tries every start rank for every part, in every order the
+    recursion reaches; leftover cards are the singles. Knows nothing of the engine's matching."""
+    parts = sorted(((c.k, c.m) for c in comps if c.k >= 2), reverse=True)
+
+    def place(counts: Counter[int], i: int) -> bool:
+        if i == len(parts):
+            return True
+        k, m = parts[i]
+        for start in HEARTS:
+            run = [start + j for j in range(m)]
+            if all(counts[r] >= k for r in run):
+                for r in run:
+                    counts[r] -= k
+                ok = place(counts, i + 1)
+                for r in run:
+                    counts[r] += k
+                if ok:
+                    return True
+        return False
+
+    return place(Counter(cards), 0)
+
+
+def test_the_arrangement_search_itself() -> None:
+    pair, tractor = Combo(2, 1, 0, ()), Combo(2, 2, 0, ())
+    assert brute_arrangeable([14, 14, 15, 15], [tractor])  # ♥3♥3♥4♥4
+    assert not brute_arrangeable([14, 14, 16, 16], [tractor])  # ♥3♥3♥5♥5: not consecutive
+    assert brute_arrangeable([14, 14, 15, 15, 20, 20], [tractor, pair])
+    assert not brute_arrangeable([14, 14, 14, 15, 15, 20], [tractor, pair])  # left over: ♥3 ♥9, no pair
+    assert brute_arrangeable([14, 14, 14, 20], [pair])  # a triple serves a pair and a single
 
 
 @settings(max_examples=150, deadline=None)
-@given(lead=suit_hand(3), ruff_ranks=st.lists(st.sampled_from(range(14, 22)), min_size=2, max_size=12))
-def test_ruff_needs_the_whole_structure(lead: list[int], ruff_ranks: list[int]) -> None:
+@given(data=st.data())
+def test_ruff_needs_the_whole_structure(data: st.DataObject) -> None:
     ctx = CTX3
-    ruff = [c for c in ruff_ranks]  # ♥3..♥10 (trumps)
-    if max(Counter(ruff).values()) > 3:
-        return
-    ruff = (ruff * 3)[: len(lead)]
-    if len(ruff) != len(lead) or max(Counter(ruff).values()) > 3:
-        return
+    lead = data.draw(suit_hand(3), label="lead")
+    ruff = data.draw(hand_of(HEARTS, 3, len(lead), len(lead)), label="ruff")  # as many trumps as the lead
     comps = decompose(lead, ctx)
     fits = matches_fully(Counter(ruff), comps, ctx.order)
-    _, tuple_needs = needs(comps)
-    tuples_ok = all(sum(v // k for v in Counter(ruff).values()) >= need for k, need in tuple_needs)
-    assert fits == (tuples_ok and brute_arrangeable(ruff, comps, ctx))
+    assert fits == brute_arrangeable(ruff, comps)
     winner = trick_winner([lead, ruff], ctx)
     assert winner == (1 if fits else 0)
 

@@ -63,7 +63,8 @@ def test_turn_timer_plays_for_a_slow_player(srv: LiveServer) -> None:
     game = create_game(srv, seed=42, timer=1)
     c = Client(srv, game["code"], token=game["token"])
     s = until(c, srv, lambda s: s["options"]["phase"] == "play")
-    assert s["timer_ms"] is not None and 0 < s["timer_ms"] <= 1000
+    # 0 once the deadline has passed (a stalled loop may send the state late): present and bounded
+    assert s["timer_ms"] is not None and 0 <= s["timer_ms"] <= 1000
     hand = len(s["view"]["hand"])
     # do nothing: within about a second the computer plays for seat 0
     c.wait_state(lambda s: len(s["view"]["hand"]) < hand, timeout=10)

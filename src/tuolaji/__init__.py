@@ -5,7 +5,7 @@ from .errors import IllegalAction, RuleError
 from .ruleset import PRESETS, RuleSet, RuleSetError, load_rules, preset
 from .trump import TrumpContext
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place the version is written (pyproject.toml reads it)
 
 __all__ = [
     "BJ", "LJ", "card_str", "cards_str", "parse_card", "parse_cards", "IllegalAction", "RuleError",

@@ -18,7 +18,7 @@ COMMANDS = {
 def usage() -> str:
     lines = ["usage: tuolaji [command] [options]", "", "commands:"]
     lines += [f"  {name:<6} {desc}" for name, (_, desc) in COMMANDS.items()]
-    lines += ["", "Run 'tuolaji COMMAND --help' for a command's options."]
+    lines += ["", "Run 'tuolaji COMMAND --help' for a command's options; 'tuolaji --version' for the version."]
     return "\n".join(lines)
 
 
@@ -26,6 +26,11 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in ("-h", "--help", "help"):
         print(usage())
+        return 0
+    if args and args[0] in ("-V", "--version"):
+        from . import __version__
+
+        print(f"tuolaji {__version__}")
         return 0
     command = args.pop(0) if args and not args[0].startswith("-") else "play"
     if command not in COMMANDS:

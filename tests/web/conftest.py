@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from table_page import WAIT_MS
 
 CHROMIUM = os.environ.get("TUOLAJI_CHROMIUM", "/usr/bin/chromium")  # Debian's chromium (.ci/run installs it)
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -31,6 +32,6 @@ def browser(playwright_api: Any) -> Iterator[Any]:
 @pytest.fixture()
 def context(browser: Any) -> Iterator[Any]:
     ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
-    ctx.set_default_timeout(20_000)
+    ctx.set_default_timeout(WAIT_MS)
     yield ctx
     ctx.close()

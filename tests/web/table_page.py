@@ -7,6 +7,11 @@ from typing import Any
 
 Page = Any
 
+# How long a page may take to show what a test waits for. A wait ends as soon as the page shows
+# it, so this only bounds a failure; it is long because a loaded 2-core machine (the whole suite,
+# two workers) can stall a page or the server for many seconds. pytest-timeout bounds each test.
+WAIT_MS = 90_000
+
 
 def phase(page: Page) -> str:
     return page.get_attribute(".table-page", "data-phase") or ""
@@ -20,7 +25,7 @@ def hand(page: Page) -> list[str]:
     return page.eval_on_selector_all("#hand .hand-card", "els => els.map(e => e.dataset.card)")
 
 
-def wait_js(page: Page, script: str, arg: Any = None, timeout: float = 20_000) -> None:
+def wait_js(page: Page, script: str, arg: Any = None, timeout: float = WAIT_MS) -> None:
     page.wait_for_function(script, arg=arg, timeout=timeout)
 
 

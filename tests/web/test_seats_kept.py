@@ -37,7 +37,7 @@ def start_play(db: Path, port: int) -> tuple[subprocess.Popen[str], str]:
     found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
     assert found, f"tuolaji play said: {line!r} {proc.stdout.read() if proc.poll() is not None else ''}"
     url = found.group(0).rstrip("/")
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60  # a loaded machine starts a server slowly
     while time.monotonic() < deadline:
         try:
             if httpx.get(url + "/api/info", timeout=1).status_code == 200:
@@ -54,6 +54,9 @@ def stop(proc: subprocess.Popen[str]) -> None:
         proc.wait(timeout=20)
     except subprocess.TimeoutExpired:
         proc.kill()
+        proc.wait()
+    if proc.stdout is not None:
+        proc.stdout.close()
 
 
 def test_a_restart_and_another_origin_keep_your_seat(tmp_path: Path, browser: Any) -> None:

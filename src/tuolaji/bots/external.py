@@ -13,6 +13,7 @@ its seat goes on with the fallback. The program's standard error goes to ``log``
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -141,6 +142,7 @@ class ExternalBot(Bot):
         self._next_id = 0
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._proc: subprocess.Popen[str] | None = None
+        self._reader: threading.Thread | None = None
         stderr: Any = subprocess.DEVNULL
         if self.log is not None:
             stderr = open(self.log, "a", encoding="utf-8")  # noqa: SIM115 - the child keeps it open
@@ -155,7 +157,8 @@ class ExternalBot(Bot):
         finally:
             if stderr is not subprocess.DEVNULL:
                 stderr.close()
-        threading.Thread(target=self._read, args=(self._proc,), daemon=True).start()
+        self._reader = threading.Thread(target=self._read, args=(self._proc,), daemon=True)
+        self._reader.start()
 
     @property
     def faults(self) -> int:
@@ -163,8 +166,9 @@ class ExternalBot(Bot):
 
     def _read(self, proc: subprocess.Popen[str]) -> None:
         assert proc.stdout is not None
-        for line in proc.stdout:
-            self._lines.put(line)
+        with contextlib.suppress(ValueError, OSError):  # close() closed the pipe under a stuck read
+            for line in proc.stdout:
+                self._lines.put(line)
         self._lines.put(None)  # end of output: the program exited
 
     def _fault(self, kind: str, why: str, detail: str = "") -> None:
@@ -299,6 +303,12 @@ class ExternalBot(Bot):
         except (OSError, subprocess.TimeoutExpired):
             proc.kill()
             proc.wait()
+        if self._reader is not None:  # the program has exited: its output ends, and so does the reader
+            self._reader.join(timeout=1.0)
+            self._reader = None
+        if proc.stdout is not None and not proc.stdout.closed:
+            with contextlib.suppress(OSError):
+                proc.stdout.close()
         self._proc = None
 
 

@@ -49,7 +49,8 @@ def local_seat(room: Room) -> int | None:
     """The human seat the local player takes back: the first nobody is connected to, else the first."""
     humans = [i for i, s in enumerate(room.seats) if s.token is not None]
     free = [i for i in humans if not room.connected(i)]
-    return (free or humans or [None])[0]
+    pick = free or humans
+    return pick[0] if pick else None
 
 
 def reclaim(room: Room, token_hash: str) -> int | None:

@@ -12,9 +12,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots.external import DEFAULT_TIMEOUT
 from ..ruleset import RuleSet
 from .latency import Histogram
-from .runner import DEFAULT_TIMEOUT, DealResult, GameRecord, MatchResult, SideStats, play_deal, play_match_pair
+from .runner import DealResult, GameRecord, MatchResult, SideStats, play_deal, play_match_pair
 
 
 @dataclass(frozen=True)
