@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from random_budget import budget, run_seeds
 from tuolaji.cards import parse_card, parse_cards
 from tuolaji.engine.actions import Bury, CallFriend, Deal, Declare, Pass, Play, Redeal, TimeUp
 from tuolaji.engine.match import Match
@@ -316,16 +317,16 @@ def test_bad_settings_are_named() -> None:
         RuleSet(match_end="timed")
 
 
-CHUNK = 15
-PRESET_CHUNKS = [(name, i) for name in sorted(PRESETS) for i in range(4)]
+PRESET_BUDGET = 10.0  # seconds of CPU per preset, fresh seeds every run (tests/random_budget.py)
 
 
-@pytest.mark.parametrize("name,chunk", PRESET_CHUNKS)
-def test_every_preset_plays_random_matches(name: str, chunk: int) -> None:
-    """60 random matches per preset (checked actions): cards and points are conserved."""
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_preset_plays_random_matches(name: str) -> None:
+    """Random matches of every preset (checked actions): cards and points are conserved."""
     rules = PRESETS[name]
     cap = 12 if rules.decks >= 3 or rules.match_end == "wrap" else 400
-    for seed in range(chunk * CHUNK, (chunk + 1) * CHUNK):
+
+    def play(seed: int) -> None:
         m = random_match(Match(rules=rules, seed=seed), random.Random(seed), max_rounds=cap)
         for r in m.rounds:
             played = [c for t in r.tricks for p in t.plays for c in p]
@@ -334,6 +335,8 @@ def test_every_preset_plays_random_matches(name: str, chunk: int) -> None:
             assert sorted(played + list(r.kitty)) == sorted(r.deck)
             assert sum(t.points for t in r.tricks) + r.result.kitty_points == 100 * rules.decks
         assert loads(dumps(m)).levels == m.levels
+
+    run_seeds(f"random {name} matches", play, seconds=budget(PRESET_BUDGET), minimum=3)
 
 
 # ---------------------------------------------------------------- engine scenarios as data
