@@ -17,6 +17,7 @@ and query strings. After each message:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import logging
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import card_str, cards_str
+from ..engine.actions import Declare
 from ..engine.observation import observe
 from ..record import dumps
 from .leaks import PRETTY, SUITS, TOKEN, Leak, SeatKnowledge
@@ -39,6 +41,10 @@ Msg = dict[str, Any]
 CARDS = ["SA", "S10", "H2", "CJ", "DK", "BJ", "LJ", "S5", "HQ", "sa", "S1", "X9", "", "S10S", "♠A"]
 ODD_TEXTS = ["\ud800", "\udfff", "a\x00b", "\x1b[2J", "x\u202ey", "名字", "A" * 25, "A" * 5000, "", " ", "null",
              "💥" * 10, "\n\t", "SA"]
+
+
+def _answers(pid: object, m: Msg) -> bool:
+    return bool(m.get("re") == pid)
 
 
 @dataclass
@@ -172,7 +178,7 @@ class Player:
     def barrier(self) -> list[Msg]:
         """Every message the server sent in answer to what came before (a ping answers last)."""
         pid = self.send_obj({"type": "ping"})
-        got = []
+        got: list[Msg] = []
         while True:
             m = self.recv(20.0)
             if m["type"] == "pong" and m.get("re") == pid:
@@ -201,7 +207,7 @@ class Fuzzer:
         for seat in (1, 2, 3):
             p = Player(self.srv, self.code, seat, None, self.report)
             pid = p.send_obj({"type": "sit", "seat": seat})
-            p.until(lambda m, pid=pid: m.get("re") == pid)
+            p.until(functools.partial(_answers, pid))
             self.players.append(p)
         self.players[0].send_obj({"type": "start"})
         for p in self.players:
@@ -243,10 +249,10 @@ class Fuzzer:
             if phase == "bury":
                 return {"type": "bury", "cards": cards_str(rng.sample(rnd.hands[seat], rnd.kitty_size))}
             options = list(itertools.islice(legal_actions(rnd, seat), 200))
-            declares = [a for a in options if a.type == "declare"]
+            declares = [a for a in options if isinstance(a, Declare)]
             if phase in ("declare", "override"):
                 if declares and phase == "declare":  # else every deal is thrown in and dealt again
-                    return {"type": "declare", "cards": cards_str(rng.choice(declares).cards)}  # type: ignore[attr-defined]
+                    return {"type": "declare", "cards": cards_str(rng.choice(declares).cards)}
                 return {"type": "pass"}
             for action in options:
                 out: Msg = {"type": action.type}
@@ -430,7 +436,7 @@ class Fuzzer:
 
     def alive(self) -> bool:
         try:
-            return self.http.get("/api/info").status_code == 200
+            return bool(self.http.get("/api/info").status_code == 200)
         except Exception:
             return False
 

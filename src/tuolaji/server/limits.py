@@ -187,7 +187,7 @@ def uvicorn_options(limits: Limits, addresses: AddressBook) -> dict[str, Any]:
     except ImportError:  # pragma: no cover
         from uvicorn.protocols.http.h11_impl import H11Protocol as base
 
-    class GuardedHTTPProtocol(base):  # type: ignore[misc,valid-type]
+    class GuardedHTTPProtocol(base):  # type: ignore[misc]
         """uvicorn's HTTP protocol with a per-address connection limit and a deadline for each
         request's headers (a half-sent request or a silent connection is closed, not held)."""
 
