@@ -48,6 +48,11 @@ def _start(db: Path, port: int) -> subprocess.Popen[bytes]:
     raise AssertionError("the server did not start in time")
 
 
+def _close(proc: subprocess.Popen[bytes]) -> None:
+    if proc.stderr is not None:
+        proc.stderr.close()
+
+
 class Seat0:
     """The human at seat 0 of one game: plays legal moves and remembers what was acknowledged."""
 
@@ -146,6 +151,7 @@ def test_kill_9_at_random_moments_loses_no_acknowledged_action(tmp_path: Path) -
                     p.pump(min(stop, time.monotonic() + 0.05))
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait(10)
+            _close(proc)
             for p in players:
                 p.ws.close()
             acked = _check(db, players)
@@ -155,6 +161,9 @@ def test_kill_9_at_random_moments_loses_no_acknowledged_action(tmp_path: Path) -
         assert acked >= 10, "the players made too few plays for the test to mean anything"
         assert sum(p.round_ends_seen for p in players) >= 1
     finally:
+        for p in players:
+            p.ws.close()
         if proc.poll() is None:
             proc.terminate()
             proc.wait(10)
+        _close(proc)

@@ -42,16 +42,23 @@ def test_half_sent_headers_and_silent_sockets_are_closed(srv: LiveServer) -> Non
     silent = socket.create_connection(("127.0.0.1", srv.port))
     half = socket.create_connection(("127.0.0.1", srv.port))
     half.sendall(b"GET /api/info HTTP/1.1\r\nHost: x\r\nX-Slow: ")
-    assert _closed_within(silent, 5) and _closed_within(half, 5)
+    try:
+        assert _closed_within(silent, 5) and _closed_within(half, 5)
+    finally:
+        silent.close()
+        half.close()
     assert httpx.get(srv.url + "/api/info", timeout=5).status_code == 200
 
 
 def test_connections_per_address_are_limited(srv: LiveServer) -> None:
     held = [socket.create_connection(("127.0.0.1", srv.port)) for _ in range(LIMITS.connections_per_address)]
     extra = socket.create_connection(("127.0.0.1", srv.port))
-    assert _closed_within(extra, 2)
-    for s in held:
-        s.close()
+    try:
+        assert _closed_within(extra, 2)
+    finally:
+        extra.close()
+        for s in held:
+            s.close()
     time.sleep(0.2)
     assert httpx.get(srv.url + "/api/info", timeout=5).status_code == 200  # freed as they close
 
@@ -121,9 +128,12 @@ def test_connections_per_room(srv: LiveServer) -> None:
     game = create_game(srv, speed="slow")
     clients = [Client(srv, game["code"]) for _ in range(LIMITS.connections_per_room)]
     late = Client(srv, game["code"], hello=False)
-    assert late.recv()["code"] == "room_full"
-    for c in clients:
-        c.close()
+    try:
+        assert late.recv()["code"] == "room_full"
+    finally:
+        late.close()
+        for c in clients:
+            c.close()
 
 
 def test_computer_only_rooms_get_a_share_of_computer_time(srv: LiveServer) -> None:
