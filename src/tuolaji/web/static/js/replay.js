@@ -121,7 +121,7 @@ export class ReplayPage {
     table.state = {
       type: "state",
       room: {
-        code: this.code, status: "playing", host: false, rules: "", spectators: 0, counter: false, password: false,
+        code: this.code, status: "playing", host: false, rules: "", spectators: 0,
         seats: names.map((n, i) => ({ name: n, human: true, connected: true, autoplay: false, bot: false, team: summary ? summary.teams[i] : i % 2 })),
         settings: { speed: null, timer: null, difficulty: null }, counter: false, password: false,
       },
