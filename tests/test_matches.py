@@ -24,7 +24,7 @@ from tuolaji.record import dumps, loads
 from tuolaji.scoring import kitty_multiplier, level_change
 
 CHUNKS = 4  # spread over pytest-xdist workers
-BUDGET = 25.0  # seconds of CPU per chunk: about 40 matches, fresh seeds every run (random_budget.py)
+BUDGET = 25.0  # seconds per chunk: about 40 matches on an idle core, fresh seeds every run (random_budget.py)
 
 
 def check_round(rnd: Round, first: bool) -> None:

@@ -317,7 +317,7 @@ def test_bad_settings_are_named() -> None:
         RuleSet(match_end="timed")
 
 
-PRESET_BUDGET = 10.0  # seconds of CPU per preset, fresh seeds every run (tests/random_budget.py)
+PRESET_BUDGET = 10.0  # seconds per preset, fresh seeds every run (tests/random_budget.py)
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
