@@ -1,9 +1,10 @@
 """Long random runs on a budget: fresh seeds every run, each failure names its seed.
 
-A run plays seeds ``base, base + 1, …`` until ``budget`` seconds have passed (at least ``minimum``
-seeds). The budget is wall time, so that a loaded machine plays fewer games instead of taking
-ten times longer (a CPU-time budget took 270 s of wall time per test with eight suites on two
-cores). ``base`` is new each run (printed, and named by any failure), so the runs together cover far more games than any one could; ``TUOLAJI_SEED=N`` replays from a given base
+A run plays seeds ``base, base + 1, …`` until ``budget`` seconds have passed (at least
+``minimum`` seeds). The budget is wall time, so that a loaded machine plays fewer games instead
+of taking ten times longer (a CPU-time budget took 270 s of wall time per test with eight suites
+on two cores). ``base`` is new each run (printed, and named by any failure), so the runs
+together cover far more games than any one could; ``TUOLAJI_SEED=N`` replays from a given base
 and ``TUOLAJI_BUDGET=S`` changes the budget (seconds per test). The 1,000-match sweep lives in
 ``benchmarks/sweep_random_matches.py``.
 """
