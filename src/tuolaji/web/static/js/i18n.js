@@ -74,7 +74,7 @@ const STRINGS = {
     help_throw: "A throw: several top cards of one suit led together; it fails if another player can beat a part of it.",
     chat: "Chat", chat_send: "Send", chat_placeholder: "Say something", quick_phrases: "Good game!|Nice play!|Hurry up, please|Oops!|Thanks!",
     password: "Room password (optional)", password_ask: "This room has a password:", kick: "Remove", kick_confirm: "Give {name}'s seat to the computer?",
-    summary_close: "Close", last_rules: "your last rules", dismiss: "Close",
+    summary_close: "Close", last_rules: "your last rules", dismiss: "Close", badge_bot: "CPU", badge_away: "away",
   },
   zh: {
     title: "拖拉机", subtitle: "升级 · 80分 · Tractor", home: "首页",
@@ -147,7 +147,7 @@ const STRINGS = {
     help_throw: "甩牌：同一门的几手大牌一起出；如果别家能管住其中一部分，甩牌失败。",
     chat: "聊天", chat_send: "发送", chat_placeholder: "说点什么", quick_phrases: "打得好！|好牌！|快点吧|哎呀！|谢谢！",
     password: "房间密码（可不填）", password_ask: "这个房间有密码：", kick: "移出", kick_confirm: "把 {name} 的座位交给电脑？",
-    summary_close: "关闭", last_rules: "你上次的规则", dismiss: "关闭",
+    summary_close: "关闭", last_rules: "你上次的规则", dismiss: "关闭", badge_bot: "电脑", badge_away: "离开",
   },
 };
 

@@ -439,7 +439,8 @@ export class TablePage {
       if (v.dealer === seat) badges.push(h("span", { class: "badge dealer", title: t("dealer") }, lang() === "zh" ? "庄" : "D"));
       if (sides[seat] === "attacker") badges.push(h("span", { class: "badge att" }, lang() === "zh" ? "闲" : "A"));
       else if (sides[seat] === null && v.dealer !== null && v.friend_card) badges.push(h("span", { class: "badge unknown", title: t("friend_unknown") }, t("unknown_side")));
-      if (info.bot) badges.push(h("span", { class: "badge bot", title: info.human ? t("away") : t("bot") }, info.human ? "☕" : "🤖"));
+      // words, not emoji: a computer without an emoji font would show an empty box
+      if (info.bot) badges.push(h("span", { class: "badge bot", title: info.human ? t("away") : t("bot") }, info.human ? t("badge_away") : t("badge_bot")));
       const box = h("div", {
         class: "seat" + (turn ? " turn" : "") + (rel === 0 && this.me() !== null ? " me" : "") + (info.human ? " human" : ""),
         "data-pos": seatPlace(rel, n), "data-seat": seat, "aria-label": this.name(seat) + (turn ? `, ${t("your_turn")}` : ""),
@@ -700,9 +701,10 @@ export class TablePage {
     const me = this.me();
     if (st.room.counter && me !== null && localStorage.getItem("tuolaji.counter") !== "off" && (v.phase === "play" || v.phase === "done")) {
       const left = this.tally.unseen({ decks, trump: v.trump, level: v.level, hand: v.hand, kitty: v.kitty });
-      box.appendChild(h("div", { class: "counter", id: "counter", title: t("counter_title"), "aria-label": t("counter_title") },
-        ...GROUPS.map((g) => h("span", { class: "suit" + (g === "H" || g === "D" ? " red" : "") }, g === "T" ? t("trump") : (suitText(g) || g))),
-        ...GROUPS.map((g) => h("span", { "data-group": g }, String(left[g])))));
+      const groups = GROUPS.filter((g) => g !== v.trump);  // the trump suit's cards count as trump
+      box.appendChild(h("div", { class: "counter", id: "counter", title: t("counter_title"), "aria-label": t("counter_title"), style: `grid-template-columns: repeat(${groups.length}, auto)` },
+        ...groups.map((g) => h("span", { class: "suit" + (g === "H" || g === "D" ? " red" : "") }, g === "T" ? t("trump") : (suitText(g) || g))),
+        ...groups.map((g) => h("span", { "data-group": g }, String(left[g])))));
     }
     return box;
   }
