@@ -156,7 +156,7 @@ def test_wrong_phase_actions_are_refused(srv: LiveServer, solo: tuple[Client, st
 
 
 def test_out_of_turn_and_spectators(srv: LiveServer) -> None:
-    game = create_game(srv, seed=5)
+    game = create_game(srv, seed=5, start=False)  # b sits before the deal, so it plays from the first round
     a = Client(srv, game["code"], token=game["token"])
     b = Client(srv, game["code"])  # a spectator until it sits
     assert b.state is not None and b.state["you"]["seat"] is None
@@ -166,6 +166,7 @@ def test_out_of_turn_and_spectators(srv: LiveServer) -> None:
     refused_unchanged(b, srv, game["code"], {"type": "sit", "seat": 7}, "bad_seat")
     b.request({"type": "sit", "seat": 2}, "seated")
     b.wait_state(lambda s: s["you"]["seat"] == 2)
+    a.act({"type": "start"})
     rng = random.Random(1)
     done = 0
     for _ in range(300):

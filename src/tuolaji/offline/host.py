@@ -28,10 +28,11 @@ from .. import __version__
 from ..engine.match import Match
 from ..record import RecordError, from_record, to_record
 from ..ruleset import PRESETS, RuleSetError
+from ..server.access import Act, allowed, roles_of
 from ..server.api import export_record, parse_rules, record_to_continue, rules_schema
 from ..server.limits import Limits
 from ..server.protocol import DIFFICULTIES, SPEEDS, MessageError, reason_text, validate_settings
-from ..server.room import Conn, Room, Seat, hash_token, new_token, replay_frames
+from ..server.room import Conn, Room, Seat, hash_token, new_token
 from ..server.rules_text import rules_error_text
 from ..validate import TextError, check_text
 
@@ -237,7 +238,7 @@ class OfflineHost:
                     seat = None if seat_q in ("", "none", "spectator") else int(seat_q)
                     if seat is not None and not 0 <= seat < room.players:
                         raise ValueError(f"there is no seat {seat}")
-                    data = replay_frames(room.match, number, seat)
+                    data = dict(room.replay(number, seat))
                 except ValueError as exc:
                     return 400, {"error": str(exc), "code": "bad_replay"}
                 data["names"] = room.names()
@@ -296,8 +297,10 @@ class OfflineHost:
         code = code.upper()
         room = self.rooms.get(code)
         if room is not None:
-            owners = [s.token for s in room.seats if s.token]
-            if owners and (not token or hash_token(token) not in owners):
+            # the page is this computer's own player (server/access.py: the local role)
+            roles = roles_of(token_hash=hash_token(token) if token else None, host=room.host,
+                             seat_tokens=[s.token for s in room.seats], local=True)
+            if not allowed(Act.DELETE, roles):
                 raise HostError(403, "not_yours", lang)
             for c in list(room.conns):
                 c.push({"type": "closed", "reason": "deleted"})
@@ -337,7 +340,7 @@ class OfflineHost:
             self.send(conn_id, json.dumps({"type": "refused", "code": refusal[0], "reason": refusal[1]}, ensure_ascii=False))
             self.send(conn_id, "")  # closed
             return False
-        conn = Conn(send=lambda text: self.send(conn_id, text), lang=lang)
+        conn = Conn(lang=lang)
         task = asyncio.get_running_loop().create_task(self._writer(conn, room, conn_id))
         self.conns[conn_id] = (conn, room, task)
         room.start()
@@ -361,11 +364,8 @@ class OfflineHost:
         while not conn.closed:
             await conn.wake.wait()
             conn.wake.clear()
-            while conn.outbox:
-                self.send(conn_id, _dumps(conn.outbox.popleft()))
-            if conn.dirty and conn.greeted:
-                conn.dirty = False
-                self.send(conn_id, _dumps(room.state_for(conn)))
+            for msg in conn.take(room):
+                self.send(conn_id, _dumps(msg))
 
 
 def _dumps(msg: dict[str, Any]) -> str:

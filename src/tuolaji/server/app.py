@@ -42,7 +42,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from .. import __version__
 from ..cards import cards_str
@@ -50,14 +50,16 @@ from ..engine.match import Match
 from ..record import RecordError, from_record
 from ..ruleset import PRESETS, RuleSetError
 from ..validate import JSONInputError, TextError, check_text, loads, unencodable_path
+from .access import Act, Role, allowed, roles_of
 from .api import export_record, parse_rules, record_to_continue, rules_schema
-from .limits import AddressBook, BotBudget, Limits, TokenBucket, TooBig, TooSlow, read_body
+from .limits import AddressBook, BotBudget, Limits, TooBig, TooSlow, read_body
 from .local import is_local_player, is_loopback
 from .protocol import DIFFICULTIES, LANGS, SPEEDS, MessageError, Why, reason_text, validate_settings
-from .room import Conn, Room, Seat, hash_token, new_token, replay_frames
+from .room import Conn, Room, Seat, hash_token, new_token
 from .rules_text import rules_error_text
 from .store import Store
 from .wire import InfoResponse
+from .ws import serve_socket
 
 log = logging.getLogger("tuolaji.server")
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -284,7 +286,9 @@ class Tables:
         fut: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
         self.loading[code] = fut
         try:
-            room = self._load(code)
+            # reading and replaying a long game takes a while: off the loop, so other tables go on
+            loaded = await asyncio.to_thread(self._read, code)
+            room = self.rooms.get(code) or (self._restore(code, *loaded) if loaded is not None else None)
             fut.set_result(room)
         except Exception as exc:  # pragma: no cover
             fut.set_exception(exc)
@@ -293,7 +297,8 @@ class Tables:
             del self.loading[code]
         return room
 
-    def _load(self, code: str) -> Room | None:
+    def _read(self, code: str) -> tuple[Match, dict[str, Any], dict[str, Any]] | None:
+        """A saved game, replayed (runs on a worker thread: it touches no room)."""
         loaded = self.store.load(code)
         if loaded is None:
             return None
@@ -303,8 +308,12 @@ class Tables:
         except (RecordError, RuleSetError) as exc:
             log.error("game %s cannot be restored: %s", code, exc)
             return None
+        return match, record, info
+
+    def _restore(self, code: str, match: Match, record: dict[str, Any], info: dict[str, Any]) -> Room:
         data = info["room"]
-        seats = [Seat(name=s.get("name") or "", token=s.get("token"), autoplay=bool(s.get("autoplay")))
+        seats = [Seat(name=s.get("name") or "", token=s.get("token"), autoplay=bool(s.get("autoplay")),
+                      from_round=int(s.get("from_round") or 0))
                  for s in data.get("seats", [])]
         if len(seats) != match.rules.players:
             seats = [Seat() for _ in range(match.rules.players)]
@@ -424,6 +433,12 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
     def local_player(conn: HTTPConnection) -> bool:
         return is_local_player(mode, conn.client.host if conn.client else None, conn.headers.get("origin"))
 
+    def request_roles(request: Request, room: Room) -> frozenset[Role]:
+        """The requester's roles at ``room`` (server/access.py), from its token and address."""
+        token = _token(request)
+        return roles_of(token_hash=hash_token(token) if token else None, host=room.host,
+                        seat_tokens=[s.token for s in room.seats], local=local_player(request))
+
     async def info(request: Request) -> Response:
         port = request.url.port or 80
         body: InfoResponse = {
@@ -532,9 +547,7 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
         room = await tables.get(code)
         if room is None:
             return _refuse(request, "no_game", 404)
-        token = _token(request)
-        owners = [s.token for s in room.seats if s.token]
-        if owners and (not token or hash_token(token) not in owners) and not local_player(request):
+        if not allowed(Act.DELETE, request_roles(request, room)):
             return _refuse(request, "not_yours", 403)
         for c in list(room.conns):
             c.push({"type": "closed", "reason": "deleted"})
@@ -566,7 +579,7 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
             return _refuse(request, "bad_seat", seat=seat)
         if not 1 <= number <= len(room.match.rounds):
             return _refuse(request, "no_round", round=number, done=len(room.match.rounds))
-        data = replay_frames(room.match, number, seat)
+        data = dict(room.replay(number, seat))
         data["names"] = room.names()
         data["summary"] = room.public_summary()
         return JSONResponse(data)
@@ -589,11 +602,13 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
         except (RecordError, ValueError) as exc:
             return _refuse(request, "bad_record", why=exc)
         token = _token(request)
-        room = Room(tables.new_code(), match, host=hash_token(token) if token else None,
-                    status="finished" if match.over else "lobby")
+        made: str | None = None
+        if not token:  # the importer is the host, so that the game can be deleted
+            token = made = new_token()
+        room = Room(tables.new_code(), match, host=hash_token(token), status="finished" if match.over else "lobby")
         if tables.add(room) is None:
             return _json_error(reason_text("save_failed", _lang(request)), 503, "save_failed")
-        return JSONResponse({"code": room.code, "over": match.over, "rounds": len(match.rounds)})
+        return JSONResponse({"code": room.code, "over": match.over, "rounds": len(match.rounds), "token": made})
 
     async def stats(request: Request) -> Response:
         rooms = tables.rooms.values()
@@ -623,46 +638,8 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
                                                   "reason": reason_text("room_full", lang)}))
             await websocket.close(code=4429)
             return
-        conn = Conn(send=websocket.send_text, lang=lang, local=local_player(websocket))
-        writer = asyncio.get_running_loop().create_task(_writer(conn, room, websocket))
-        room.start()
-        budget = TokenBucket(limits.messages_per_second, limits.message_burst)
-        over = 0  # messages refused in a row for going over the budget
-        try:
-            while True:
-                try:
-                    async with asyncio.timeout(limits.idle_timeout_s if conn.greeted else limits.hello_timeout_s):
-                        message = await websocket.receive()  # (a timeout scope: no task per message)
-                except TimeoutError:  # silent (or never said hello): free the connection
-                    await websocket.close(code=4408)
-                    break
-                if message["type"] == "websocket.disconnect":
-                    break
-                data = message.get("text")
-                if data is None:
-                    data = message.get("bytes")
-                if data is None:
-                    continue
-                if not budget.take():
-                    over += 1
-                    if over > limits.message_burst:  # it keeps flooding: hang up
-                        await websocket.close(code=4429)
-                        break
-                    if over == 1:
-                        room.refuse(conn, "slow_down", reason_text("slow_down", conn.lang))
-                    continue
-                over = 0
-                await room.handle(conn, data)
-                if room.dirty:
-                    # written before the writer task sends the acknowledgement (it runs only when
-                    # this handler yields): an answered action survives a crash
-                    tables.save_now(room)
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            room.leave(conn)
-            room.idle_since = time.monotonic()
-            writer.cancel()
+        conn = Conn(lang=lang, local=local_player(websocket))
+        await serve_socket(websocket, room, conn, limits=limits, after=tables.save_now)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -696,29 +673,6 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
     app.state.limits = limits
     app.state.addresses = addresses
     return app
-
-
-def dumps(msg: dict[str, Any]) -> str:
-    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
-
-
-async def _writer(conn: Conn, room: Room, websocket: WebSocket) -> None:
-    """Send a connection's queued replies, then its latest state (coalesced)."""
-    try:
-        while not conn.closed:
-            await conn.wake.wait()
-            conn.wake.clear()
-            while conn.outbox:
-                await websocket.send_text(dumps(conn.outbox.popleft()))
-            if conn.dirty and conn.greeted:
-                conn.dirty = False
-                await websocket.send_text(dumps(room.state_for(conn)))
-    except asyncio.CancelledError:
-        raise
-    except Exception:  # the socket went away: the reader notices and cleans up
-        conn.closed = True
-        with contextlib.suppress(Exception):
-            await websocket.close()
 
 
 __all__ = ["create_app", "Tables", "export_record", "lan_addresses"]

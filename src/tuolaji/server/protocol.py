@@ -55,7 +55,10 @@ SERVER_REASONS: dict[str, tuple[str, str]] = {
     "no_seed": ("this server does not take a seed", "这个服务器不接受指定种子"),
     "bad_name": ("a name has at most 24 characters", "名字最多 24 个字"),
     "no_game": ("there is no such game", "没有这局牌"),
-    "not_yours": ("only a player of this game may delete it", "只有这局的玩家才能删除它"),
+    "not_yours": ("only the host of this game may delete it", "只有这局的房主才能删除它"),
+    "not_allowed": ("you may not do that at this table", "你不能在这桌这样做"),
+    "seat_next_round": ("you play seat {seat} from the next round; the computer plays this one",
+                        "你从下一局起坐 {seat} 号位；本局由电脑代打"),
     "file_too_big": ("that file is too large", "文件太大"),
     "bad_record": ("not a game record this program can load: {why}", "不是本程序能读取的牌谱文件：{why}"),
     "no_round": ("round {round} has not finished (finished rounds: {done})", "第 {round} 局还没打完（已打完 {done} 局）"),
@@ -164,10 +167,9 @@ def _card(v: Any) -> Any:
     if not isinstance(v, str) or len(v) > 4:
         raise Why("a card string such as 'SA'", "一张牌，例如 'SA'")
     try:
-        parse_card(v)
+        return parse_card(v)  # read once here: the room builds typed actions from it
     except CardError:
         raise Why(f"a card such as 'SA' ({v!r} is not a card)", f"一张牌，例如 'SA'（{v!r} 不是牌）") from None
-    return v
 
 
 def _dict(v: Any) -> Any:

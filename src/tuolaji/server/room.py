@@ -1,12 +1,16 @@
-"""One table (room): seats, connections, the driver loop, and what each seat is sent.
+"""The room core: one table's seats, connections, driver loop and message handlers.
+
+No transport here: a connection is a :class:`Conn` whose queued messages the transport takes
+with :meth:`Conn.take` (the WebSocket adapter in ``server/ws.py``; the offline build's Web
+Worker). The core needs only asyncio's event loop (Pyodide's works: computer players then think
+on the loop, as there are no threads), and what each seat is sent is built by the plain
+functions of ``server/projection.py``.
 
 The room is the only writer of its :class:`~tuolaji.engine.match.Match`. Human actions arrive
-from WebSocket handlers and go through ``match.apply`` (checked: a refusal changes nothing);
+through :meth:`Room.handle` and go through ``match.apply`` (checked: a refusal changes nothing);
 the driver task deals cards, asks computer players for their decisions, plays for absent or
 timed-out humans, and pauses between rounds. Everything runs on one event loop, so no locks.
-
-What a client receives is built per seat from ``match.view(seat)``, the redacted event log and
-public summaries only (see :meth:`Room.state_for`): never another hand, never a hidden kitty.
+Who may do what is decided by ``server/access.py``.
 """
 
 from __future__ import annotations
@@ -17,30 +21,31 @@ import hashlib
 import logging
 import random
 import secrets
+import sys
 import time
-from collections import deque
-from collections.abc import Callable
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ..bots.base import Bot
 from ..bots.driver import apply_or_fallback, decide, fallback
 from ..bots.registry import make_bot
-from ..cards import card_str, cards_str, parse_cards, suit_letter
 from ..combos import decompose
-from ..engine.actions import Action, action_from_dict
+from ..engine.actions import Action, Bury, CallFriend, Deal, Declare, Pass, Play, Redeal, TimeUp, action_to_dict
 from ..engine.events import Redealt, RoundEnded
 from ..engine.match import Match
 from ..engine.observation import observe
-from ..engine.round import Phase, Round
-from ..engine.view import events_for, round_view
+from ..engine.round import Phase
 from ..errors import IllegalAction
-from ..scoring import level_name
-from . import coach
+from ..ruleset import MatchEnd
+from . import coach, projection
+from .access import Act, Role, allowed, require, roles_of
 from .limits import BotBudget
 from .local import reclaim
 from .protocol import Message, MessageError, parse_message, reason_text
 from .seat_names import seat_names
+from .wire import HintAction, PublicSummary, ReplayResponse, RoomInfo, StateMsg, Summary
 
 log = logging.getLogger("tuolaji.server")
 
@@ -62,9 +67,25 @@ SPEEDS: dict[str, Speed] = {
 CHAT_GAP = 1.0  # seconds between one client's chat lines
 RECONNECT_GRACE = 3.0  # seconds a dropped player's turn waits before the bot plays for them
 BREAK_TIMEOUT = 45.0  # with a turn timer set, the pause between rounds ends by itself after this
-_OWNED_EVENTS = frozenset({"Dealt", "KittyTaken", "Buried"})  # hidden from every seat but their own
 ACKED = frozenset({"ready", "stand", "start", "settings", "autoplay", "lang", "kick"})  # acknowledged in the next state
 EVENTS_PER_MESSAGE = 400  # a round holds about 250; a client that fell further behind gets the tail
+REPLAYS_KEPT = 64  # finished rounds' replays kept per room (they never change)
+T = TypeVar("T")
+Offload = Callable[[Callable[[], T]], Awaitable[T]]
+
+
+async def in_thread(fn: Callable[[], T]) -> T:
+    """Run ``fn`` on a worker thread, so a searching bot does not stop the other tables."""
+    return await asyncio.to_thread(fn)
+
+
+async def on_loop(fn: Callable[[], T]) -> T:
+    """Run ``fn`` here (no threads, as on Pyodide): the table waits for it."""
+    await asyncio.sleep(0)
+    return fn()
+
+
+DEFAULT_OFFLOAD: Offload[Any] = on_loop if sys.platform == "emscripten" else in_thread
 
 
 def hash_token(token: str) -> str:
@@ -81,17 +102,18 @@ class Seat:
     token: str | None = None  # hash of the reconnect token of the human who owns the seat
     autoplay: bool = False  # 托管: the owner asked the computer to play for them
     left_at: float = 0.0  # when the owner's last connection dropped
+    from_round: int = 0  # taken mid-round: the owner plays (and sees the hand) from this round on
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "token": self.token, "autoplay": self.autoplay}
+        return {"name": self.name, "token": self.token, "autoplay": self.autoplay, "from_round": self.from_round}
 
 
 @dataclass
 class Conn:
-    """One WebSocket client. Messages are queued and sent by the connection's writer task; state
-    snapshots are coalesced (a client that falls behind gets the latest state, not every one)."""
+    """One client, whatever carries its messages. Replies are queued; state snapshots are
+    coalesced (a client that falls behind gets the latest state, not every one). The transport
+    waits on ``wake`` and sends what :meth:`take` gives."""
 
-    send: Callable[[str], Any]  # async send_text
     token: str = ""
     token_hash: str = ""
     lang: str = "en"
@@ -116,12 +138,21 @@ class Conn:
         self.dirty = True
         self.wake.set()
 
+    def take(self, room: Room) -> list[dict[str, Any]]:
+        """The messages to send now: queued replies, then the latest state if it changed."""
+        out = list(self.outbox)
+        self.outbox.clear()
+        if self.dirty and self.greeted and not self.closed:
+            self.dirty = False
+            out.append(dict(room.state_for(self)))
+        return out
+
 
 class Room:
     def __init__(self, code: str, match: Match, *, settings: dict[str, Any] | None = None,
                  seats: list[Seat] | None = None, host: str | None = None, status: str = "playing",
                  created: float | None = None, on_change: Callable[[Room], None] | None = None,
-                 bot_seed: int | None = None) -> None:
+                 bot_seed: int | None = None, offload: Offload[Any] | None = None) -> None:
         self.code = code
         self.match = match
         self.players = match.rules.players
@@ -143,7 +174,10 @@ class Room:
         self.turn_since = time.monotonic()
         self.ready: set[int] = set()
         self.break_since = 0.0
-        self.summaries: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self.summaries: dict[tuple[Any, ...], Summary | None] = {}
+        self.replays: OrderedDict[tuple[int, int | None], ReplayResponse] = OrderedDict()
+        self.offload: Offload[Any] = offload or DEFAULT_OFFLOAD
+        self.seen: tuple[int, set[tuple[str, int]]] = (0, set())  # this round's (token hash, seat) hands shown
         self.chat: deque[dict[str, Any]] = deque(maxlen=30)  # LAN chat, kept in memory only
         self.banned: set[str] = set()  # token hashes the host removed from a seat
         self.saved_events = 0
@@ -157,9 +191,8 @@ class Room:
         self.bot_budget: BotBudget | None = None  # set by the server (limits for computer-only rooms)
         self.hint_lock = asyncio.Lock()
         self.version = 0
-        self._info: tuple[int, dict[str, Any]] | None = None
-        # per event: (full JSON dict, its owner seat, the dict every other seat gets)
-        self._ev_dicts: list[tuple[dict[str, Any], int | None, dict[str, Any] | None]] = []
+        self._info: tuple[int, RoomInfo] | None = None
+        self.log = projection.EventLog(match)
         if match.over:
             self.status = "finished"
         # a restored game paused between rounds: the new round has not dealt a card yet
@@ -182,10 +215,56 @@ class Room:
                 return i
         return None
 
+    def roles(self, conn: Conn) -> frozenset[Role]:
+        """What ``conn`` is at this table (server/access.py)."""
+        return roles_of(token_hash=conn.token_hash, host=self.host, seat_tokens=[s.token for s in self.seats],
+                        local=conn.local)
+
+    def may(self, conn: Conn, act: Act) -> bool:
+        return allowed(act, self.roles(conn), host_here=self.host_here())
+
+    def require(self, conn: Conn, act: Act) -> None:
+        require(act, self.roles(conn), host_here=self.host_here())
+
     def is_host(self, conn: Conn) -> bool:
-        if self.host is not None and conn.token_hash == self.host:
-            return True
-        return not self.host_here() and conn.seat is not None  # the host is away: any seated player may
+        """May ``conn`` start the game and change the settings (the host, or a player while the host is away)?"""
+        return self.may(conn, Act.SETTINGS)
+
+    # ------------------------------------------------------------------ hands shown
+    def round_number(self) -> int:
+        return len(self.match.rounds) + 1
+
+    def plays_now(self, seat: int) -> bool:
+        """Does the seat's owner play it (and see its hand) in this round? Not when they took it
+        in the middle of the round: the computer finishes the round for them."""
+        return self.seats[seat].from_round <= self.round_number()
+
+    def view_seat(self, conn: Conn) -> int | None:
+        """The seat whose hand ``conn`` sees (None: a spectator's view)."""
+        seat = conn.seat
+        if seat is None or not self.plays_now(seat):
+            return None
+        self._saw(conn.token_hash, seat)
+        return seat
+
+    def _saw(self, token_hash: str, seat: int) -> None:
+        number, seen = self.seen
+        if number != self.round_number():
+            seen = set()
+            self.seen = (self.round_number(), seen)
+        seen.add((token_hash, seat))
+
+    def _hands_hidden(self) -> bool:
+        """Are hands dealt in the current round (so that a seat change would show a new one)?"""
+        return self.status == "playing" and not self.match.over and self.match.round.dealt > 0
+
+    def _first_round_for(self, token_hash: str, seat: int) -> int:
+        """The round from which someone who now sits in ``seat`` plays it: this one, unless its
+        hand is dealt and they have not seen it this round (seed a new hand: the next round)."""
+        number, seen = self.seen
+        if not self._hands_hidden() or (number == self.round_number() and (token_hash, seat) in seen):
+            return 0
+        return self.round_number() + 1
 
     def host_here(self) -> bool:
         return self.host is not None and any(c.token_hash == self.host for c in self.conns)
@@ -196,7 +275,7 @@ class Room:
     def human_controls(self, seat: int, now: float | None = None) -> bool:
         """Does a human decide for ``seat`` now (else the seat's bot does)?"""
         s = self.seats[seat]
-        if s.token is None or s.autoplay:
+        if s.token is None or s.autoplay or not self.plays_now(seat):
             return False
         if self.connected(seat):
             return True
@@ -300,14 +379,12 @@ class Room:
 
     def _time_up(self) -> None:
         rules = self.match.rules
-        minutes = getattr(rules, "match_minutes", None)
-        if not minutes or getattr(self.match, "time_up", True) or self.match.over:
-            return
-        if getattr(rules.match_end, "value", rules.match_end) != "timed":
+        minutes = rules.match_minutes
+        if not minutes or self.match.time_up or self.match.over or rules.match_end != MatchEnd.TIMED:
             return
         if time.monotonic() - self.started_at >= 60 * minutes:
             with contextlib.suppress(IllegalAction):
-                self._apply(action_from_dict({"type": "time_up"}))
+                self._apply(TimeUp())
 
     # ------------------------------------------------------------------ the driver
     def decider(self) -> int | None:
@@ -372,7 +449,7 @@ class Room:
         if rnd.phase == Phase.DEAL:
             if speed.deal:
                 await asyncio.sleep(speed.deal)
-            self._deal_tick(rnd, everything=speed.deal == 0)
+            self._deal_tick(everything=speed.deal == 0)
             return
         self._track_turn()
         seat = self.decider()
@@ -413,10 +490,9 @@ class Room:
             return
         await self._wait(None if limit is None else limit - elapsed)
 
-    def _deal_tick(self, rnd: Round, *, everything: bool) -> None:
+    def _deal_tick(self, *, everything: bool) -> None:
         """Deal one card to each seat (or the whole deal); bots may declare after each card."""
-        from ..engine.actions import Deal
-
+        rnd = self.match.round
         n = len(rnd.deck) if everything else self.players
         now = time.monotonic()
         bots = [not self.human_controls(s, now) for s in range(self.players)]
@@ -451,9 +527,8 @@ class Room:
                 return  # something happened meanwhile (a human declared, a seat changed hands)
             if self.human_controls(seat):
                 return
-        rnd = self.match.round
         bot = self.bot_for(seat)
-        obs = observe(rnd, seat, with_events=True)
+        obs = observe(self.match.round, seat, with_events=True)
         slow = self.settings.get("difficulty") in ("hard", "expert")  # searching bots think off the loop
         if slow:
             self.thinking = True
@@ -461,7 +536,7 @@ class Room:
                 async with budget.search_slot() if budget is not None else contextlib.nullcontext():
                     if self.match.actions != key:
                         return
-                    action = await asyncio.to_thread(decide, bot, obs)
+                    action = await self.offload(lambda: decide(bot, obs))
             finally:
                 self.thinking = False
             if self.match.actions != key or self.decider() != seat:
@@ -481,9 +556,9 @@ class Room:
         if not conn.greeted and msg.type != "hello":
             self.refuse(conn, "hello_first", reason_text("hello_first", conn.lang), msg.id)
             return
-        handler = getattr(self, f"_on_{msg.type}")
+        handler = _HANDLERS[msg.type]
         try:
-            result = handler(conn, msg)
+            result = handler(self, conn, msg)
             if asyncio.iscoroutine(result):
                 await result
         except MessageError as exc:
@@ -516,6 +591,7 @@ class Room:
             conn.push({"type": "chat", "lines": list(self.chat)})
 
     def _on_chat(self, conn: Conn, msg: Message) -> None:
+        self.require(conn, Act.CHAT)
         text = " ".join("".join(ch for ch in msg.get("text") if ch.isprintable()).split())
         if not text:
             raise MessageError("chat_empty")
@@ -530,12 +606,12 @@ class Room:
             c.push({"type": "chat", "lines": [line]})
 
     def _on_kick(self, conn: Conn, msg: Message) -> None:
-        if not self.is_host(conn):
-            raise MessageError("not_host")
+        self.require(conn, Act.KICK)
         seat = msg.get("seat")
         if seat >= self.players or self.seats[seat].token is None or self.seats[seat].token == conn.token_hash:
             raise MessageError("not_a_player", seat=seat)
         gone = self.seats[seat].token
+        assert gone is not None
         self.banned.add(gone)
         self.seats[seat] = Seat()
         for c in self.conns:
@@ -565,6 +641,8 @@ class Room:
                 raise MessageError("already_seated", seat=conn.seat)
             self.seats[conn.seat] = Seat()
         s = self.seats[seat]
+        if owner is None:  # a computer's seat: its hand is shown from the next round if dealt already
+            s.from_round = self._first_round_for(h, seat)
         s.token, s.autoplay = h, False
         s.name = msg.get("name") or conn.name or s.name
         for c in self.conns:  # every tab of this player follows to the new seat
@@ -574,6 +652,7 @@ class Room:
         self.changed()
 
     def _on_stand(self, conn: Conn, msg: Message) -> None:
+        self.require(conn, Act.STAND)
         if conn.seat is None:
             raise MessageError("not_seated")
         self.seats[conn.seat] = Seat()
@@ -583,57 +662,58 @@ class Room:
         self.changed()
 
     def _on_start(self, conn: Conn, msg: Message) -> None:
+        self.require(conn, Act.START)
         if self.status != "lobby":
             raise MessageError("already_started")
-        if not self.is_host(conn):
-            raise MessageError("not_host")
         self.status = "playing"
         self.started_at = time.monotonic()
         self.changed()
 
     def _on_settings(self, conn: Conn, msg: Message) -> None:
-        if not self.is_host(conn):
-            raise MessageError("not_host")
+        self.require(conn, Act.SETTINGS)
         self.settings.update(msg.fields)
         self.changed()
 
     def _on_autoplay(self, conn: Conn, msg: Message) -> None:
+        self.require(conn, Act.AUTOPLAY)
         if conn.seat is None:
             raise MessageError("not_seated")
         self.seats[conn.seat].autoplay = bool(msg.get("on"))
         self.changed()
 
     def _on_ready(self, conn: Conn, msg: Message) -> None:
+        self.require(conn, Act.READY)
         if conn.seat is None:
             raise MessageError("not_seated")
         if self.between:
             self.ready.add(conn.seat)
             self.changed(persist=False)
 
-    def _own_action(self, conn: Conn, msg: Message) -> Action:
-        """The action a message asks for, for the sender's own seat (schema already checked)."""
-        if msg.type == "deal":
-            raise MessageError("server_deals")
-        if conn.seat is None:
+    def _playing_seat(self, conn: Conn, act: Act, asked: int | None = None) -> int:
+        """The sender's own seat, which it plays now (refusals: not seated, another seat, a seat
+        taken mid-round that the computer plays until the next round, no game going on)."""
+        self.require(conn, act)
+        seat = conn.seat
+        if seat is None:
             raise MessageError("not_seated")
-        seat = msg.get("seat", conn.seat)
-        if seat != conn.seat:
-            raise MessageError("not_your_seat", seat=seat, mine=conn.seat)
+        if asked is not None and asked != seat:
+            raise MessageError("not_your_seat", seat=asked, mine=seat)
         if self.status == "lobby":
             raise MessageError("not_started")
         if self.match.over:
             raise MessageError("match_over")
         if self.between:
             raise MessageError("round_break")
-        data: dict[str, Any] = {"type": msg.type, "seat": seat}
-        if "cards" in msg.fields:
-            data["cards"] = cards_str(msg.get("cards"))
-        if "card" in msg.fields:
-            data["card"] = msg.get("card")
-        try:
-            return action_from_dict(data)
-        except IllegalAction as exc:
-            raise MessageError(exc.code, **exc.fields) from None
+        if not self.plays_now(seat):
+            raise MessageError("seat_next_round", seat=seat)
+        return seat
+
+    def _own_action(self, conn: Conn, msg: Message) -> Action:
+        """The typed action a message asks for, for the sender's own seat (schema already checked)."""
+        if msg.type == "deal":
+            self.require(conn, Act.DEAL)
+        seat = self._playing_seat(conn, Act.ACT, msg.get("seat"))
+        return _action(msg.type, seat, msg)
 
     def _act(self, conn: Conn, msg: Message) -> None:
         action = self._own_action(conn, msg)
@@ -656,23 +736,21 @@ class Room:
                 why = f"{why} — {extra}"
         self.refuse(conn, exc.code, exc.message(conn.lang), msg.id, why=why, action=msg.type)
 
-    _on_declare = _on_pass = _on_bury = _on_play = _on_deal = _on_redeal = _on_call_friend = _act
-
     def _on_check(self, conn: Conn, msg: Message) -> None:
+        seat = self._playing_seat(conn, Act.CHECK)
         kind = msg.get("action") or ("bury" if self.match.round.phase == Phase.BURY else "play")
-        action = self._own_action(conn, Message(kind, {"cards": msg.get("cards")}, msg.id))
+        action = _action(kind, seat, msg)
         try:
             self.match.check(action)
         except IllegalAction as exc:
-            why = coach.explain(exc.code, self.match.round, conn.seat, msg.get("cards"), conn.lang,
-                                self.names(conn.lang, conn.seat), **exc.fields)
+            why = coach.explain(exc.code, self.match.round, seat, msg.get("cards"), conn.lang, self.names(conn.lang, conn.seat),
+                                **exc.fields)
             conn.push({"type": "checked", "re": msg.id, "ok": False, "code": exc.code,
                        "reason": exc.message(conn.lang), "why": why})
             return
         rnd = self.match.round
         leading = kind == "play" and (rnd.trick is None or not rnd.trick.plays)
-        cards = getattr(action, "cards", ())
-        if leading and rnd.ctx is not None and len(decompose(cards, rnd.ctx)) > 1:
+        if leading and isinstance(action, Play) and rnd.ctx is not None and len(decompose(action.cards, rnd.ctx)) > 1:
             # a throw (several combinations at once): legal to try, but it fails if another hand
             # can beat a part of it, so the page warns instead of saying "legal"
             conn.push({"type": "checked", "re": msg.id, "ok": True, "throw": True})
@@ -680,22 +758,21 @@ class Room:
         conn.push({"type": "checked", "re": msg.id, "ok": True})
 
     async def _on_hint(self, conn: Conn, msg: Message) -> None:
-        if conn.seat is None:
-            raise MessageError("not_seated")
+        self.require(conn, Act.CHECK)
         if self.between or self.status != "playing":
             raise MessageError("no_hint")
+        seat = self._playing_seat(conn, Act.CHECK)
         if self.hint_lock.locked():
             raise MessageError("busy")
-        seat = conn.seat
-        rnd = self.match.round
-        if self.decider() != seat and rnd.phase != Phase.DEAL:
+        if self.decider() != seat and self.match.round.phase != Phase.DEAL:
             raise MessageError("no_hint")  # not this seat's decision: a bot asked off-turn would fail
         if self.hint_bot is None:
             self.hint_bot = coach.strongest_bot(self.rng.randrange(2**32))
-        obs = observe(rnd, seat, with_events=True)
+        bot = self.hint_bot
+        obs = observe(self.match.round, seat, with_events=True)
         key = self.match.actions
         async with self.hint_lock:
-            action = await asyncio.to_thread(decide, self.hint_bot, obs)
+            action = await self.offload(lambda: decide(bot, obs))
         if action is None or self.match.actions != key:
             raise MessageError("no_hint")
         try:
@@ -704,41 +781,24 @@ class Room:
             action = fallback(obs, self.rng)
         if action is None:
             raise MessageError("no_hint")
-        out: dict[str, Any] = {"type": action.type}
-        if hasattr(action, "cards"):
-            out["cards"] = cards_str(action.cards)
-        if hasattr(action, "card"):
-            out["card"] = card_str(action.card)
-        conn.push({"type": "hint", "re": msg.id, "action": out})
+        out = action_to_dict(action)
+        out.pop("seat", None)
+        hint: HintAction = out  # type: ignore[assignment]
+        conn.push({"type": "hint", "re": msg.id, "action": hint})
 
-    # ------------------------------------------------------------------ what a seat is sent
+    # ------------------------------------------------------------------ what a connection is sent
     def team_of(self, seat: int) -> int:
         """Index into ``match.levels`` for a seat (its team, or itself with find-a-friend)."""
-        holder = getattr(self.match, "holder", None)
-        return int(holder(seat)) if holder else seat % 2
+        return self.match.holder(seat)
 
-    def _sides(self, rnd: Round) -> list[str | None]:
-        """Per seat: "dealer" side, "attacker", or None while unknown (publicly known only)."""
-        if rnd.dealer is None:
-            return [None] * self.players
-        if rnd.find_friend and not rnd.friend_revealed:  # until the friend shows, only the dealer is known
-            return ["dealer" if s == rnd.dealer else None for s in range(self.players)]
-        public = getattr(rnd, "publicly_attacker", None) or rnd.is_attacker
-        return ["attacker" if public(s) else "dealer" for s in range(self.players)]
-
-    def room_info(self) -> dict[str, Any]:
+    def room_info(self) -> RoomInfo:
         """Seats, settings and status; the same for every client, so built once per change."""
         if self._info is not None and self._info[0] == self.version:
             return self._info[1]
-        info = self._room_info()
-        self._info = (self.version, info)
-        return info
-
-    def _room_info(self) -> dict[str, Any]:
         now = time.monotonic()
-        return {
+        info: RoomInfo = {
             "code": self.code,
-            "status": self.status,
+            "status": self.status,  # type: ignore[typeddict-item]
             "host": self.host_here(),
             "seats": [{
                 "name": s.name, "human": s.token is not None, "connected": self.connected(i),
@@ -746,33 +806,35 @@ class Room:
                 "team": self.team_of(i),
             } for i, s in enumerate(self.seats)],
             "spectators": sum(1 for c in self.conns if c.seat is None),
-            "settings": {k: self.settings.get(k) for k in ("speed", "timer", "difficulty")},
+            "settings": {"speed": self.settings.get("speed"), "timer": self.settings.get("timer"),
+                         "difficulty": self.settings.get("difficulty")},
             # the card counter (记牌器): on unless the host turned it off; never in competition rules
             "counter": bool(self.settings.get("counter", True)) and self.match.rules.name != "competition",
             "password": bool(self.settings.get("password")),
             "rules": self.match.rules.name,
         }
+        self._info = (self.version, info)
+        return info
 
-    def state_for(self, conn: Conn) -> dict[str, Any]:
+    def state_for(self, conn: Conn) -> StateMsg:
+        """The whole table as ``conn`` may see it, with the events it has not been sent yet."""
         match = self.match
-        seat = conn.seat
-        rnd = match.round
-        view = match.view(seat)
-        view["level_names"] = [level_name(x) for x in match.levels]
-        view["sides"] = self._sides(rnd)
-        state: dict[str, Any] = {"type": "state", "room": self.room_info(), "you": {
-            "seat": seat, "host": self.is_host(conn), "lang": conn.lang,
-            "autoplay": seat is not None and self.seats[seat].autoplay,
-        }, "view": view, "between": self.between, "thinking": self.thinking}
+        seat = self.view_seat(conn)
+        state: StateMsg = {"type": "state", "room": self.room_info(), "you": {
+            "seat": conn.seat, "host": self.is_host(conn), "lang": conn.lang,
+            "autoplay": conn.seat is not None and self.seats[conn.seat].autoplay,
+        }, "view": projection.table_view(match, seat), "between": self.between, "thinking": self.thinking,
+            "waiting_for": self.decider(), "timer_ms": None, "events": []}
+        if conn.seat is not None and seat is None:
+            state["you"]["from_round"] = self.seats[conn.seat].from_round
         if conn.acks:
             state["re"] = conn.acks
             conn.acks = []
         deadline = self.deadline()
-        seat_now = self.decider()
-        state["waiting_for"] = seat_now
-        state["timer_ms"] = None if deadline is None else max(0, int((deadline - time.monotonic()) * 1000))
+        if deadline is not None:
+            state["timer_ms"] = max(0, int((deadline - time.monotonic()) * 1000))
         if seat is not None and not self.between and self.status == "playing":
-            state["options"] = self._options(rnd, seat)
+            state["options"] = projection.options(match, seat)
         if self.between or (match.over and match.rounds) or conn.summary_round != len(match.rounds):
             # between rounds, and once to each connection after a round ended: states are coalesced,
             # so a page could otherwise miss a short break (auto-play) and never see the summary
@@ -784,220 +846,65 @@ class Room:
         if end - start > EVENTS_PER_MESSAGE:
             state["events_skipped"] = end - start - EVENTS_PER_MESSAGE
             start = end - EVENTS_PER_MESSAGE
-        state["events"] = self.event_dicts(start, end, seat)
+        state["events"] = self.log.for_seat(start, end, seat)
         return state
 
-    def event_dicts(self, start: int, end: int, seat: int | None) -> list[dict[str, Any]]:
-        """``events_for(match.events[start:end], seat)``, with each event's JSON built only once.
-
-        An event whose redaction hides something (a dealt card, a kitty) is shown in full only to
-        the seat it belongs to, as ``Event.redacted`` says; anything else falls back to the engine.
-        """
-        events = self.match.events
-        cache = self._ev_dicts
-        while len(cache) < len(events):
-            ev = events[len(cache)]
-            full = ev.to_dict()
-            hidden = ev.redacted(None)
-            if hidden is ev:
-                cache.append((full, None, None))
-            else:
-                owner = getattr(ev, "seat", None)
-                exact = owner is not None and ev.redacted(owner) is ev and type(ev).__name__ in _OWNED_EVENTS
-                cache.append((full, owner if exact else -1, hidden.to_dict() if exact else None))
-        out = []
-        for i in range(start, end):
-            full, owner, other = cache[i]
-            if owner is None or owner == seat:
-                out.append(full)
-            elif owner == -1 or other is None:  # an event type this cache does not know: ask the engine
-                out.extend(events_for([events[i]], seat))
-            else:
-                out.append(other)
-        return out
-
-    def _options(self, rnd: Round, seat: int) -> dict[str, Any]:
-        """What the seat may do now, for the buttons and the legal-play hint (own hand only)."""
-        phase = rnd.phase.value
-        out: dict[str, Any] = {"phase": phase, "turn": rnd.turn == seat}
-        ctx = rnd.level_ctx
-        hand = ctx.sort(list(rnd.hands[seat]))
-        out["eff"] = coach.effective_suits(hand, ctx)
-        if phase in ("deal", "declare", "override"):
-            out["declare"] = [cards_str(c) for c in declaration_choices(rnd, seat)]
-            out["can_pass"] = phase != "deal" and rnd.turn == seat
-            out["can_redeal"] = _is_legal(self.match, {"type": "redeal", "seat": seat}) if phase == "declare" else False
-        elif phase == "bury" and rnd.turn == seat:
-            out["bury"] = rnd.kitty_size
-            taken = _kitty_taken(rnd, seat)
-            out["from_kitty"] = cards_str(taken) if taken is not None else []
-        elif phase == "call_friend" and rnd.turn == seat:
-            out["call_friend"] = True
-        elif phase == "play" and rnd.turn == seat and rnd.trick is not None:
-            trick = rnd.trick
-            if trick.plays:
-                lead = trick.plays[0]
-                e = ctx.eff[lead[0]]
-                n = len(lead)
-                in_suit = [ctx.eff[c] == e for c in hand]
-                short = sum(in_suit) <= n
-                out["follow"] = {"count": n, "suit": "SHCDT"[e] if e < 4 else "T"}
-                # legal-play hint: which cards may be part of a play, which must be
-                out["playable"] = [True] * len(hand) if short else in_suit
-                out["required"] = in_suit if short else [False] * len(hand)
-            else:
-                out["lead"] = True
-        return out
-
-    def summary(self, seat: int | None, lang: str) -> dict[str, Any] | None:
-        """The last finished round, public: result, kitty, last trick, and the coach's review."""
+    def summary(self, seat: int | None, lang: str) -> Summary | None:
+        """The last finished round for ``seat``'s side (cached per round, side and language)."""
         match = self.match
         if not match.rounds:
             return None
         side = None if seat is None else match.rounds[-1].is_attacker(seat)
         key = (len(match.rounds), side, seat, lang)  # the review names seats as this seat sees them
-        cached = self.summaries.get(key)
-        if cached is not None:
-            return cached
-        rnd = match.rounds[-1]
-        if rnd.result is None:
-            return None
-        before: list[int] | None = None
-        for ev in reversed(match.events):
-            d = ev.to_dict()
-            if d.get("e") == "round_started" and d.get("number") == len(match.rounds):
-                before = list(d["levels"])
-                break
-        last = rnd.tricks[-1] if rnd.tricks else None
-        out = {
-            "round": len(match.rounds),
-            "level": rnd.level,
-            "dealer": rnd.dealer,
-            "trump": suit_letter(rnd.trump),
-            "result": rnd.result.to_dict(),
-            "sides": ["attacker" if rnd.is_attacker(s) else "dealer" for s in range(self.players)],
-            "levels_before": before,
-            "levels_after": list(match.levels),
-            "level_names_before": None if before is None else [level_name(x) for x in before],
-            "level_names_after": [level_name(x) for x in match.levels],
-            "points_total": match.rules.points_total,
-            "last_trick": None if last is None else {
-                "plays": [{"seat": s, "cards": cards_str(p)} for s, p in zip(last.seats, last.plays, strict=False)],
-                "winner": last.winner, "points": last.points},
-            "review": coach.review(rnd, seat, lang, self.names(lang, seat)),
-            "winner": match.winner,
-        }
-        self.summaries[key] = out
-        return out
+        if key not in self.summaries:
+            self.summaries[key] = projection.round_summary(match, seat, lang, self.names(lang, seat))
+        return self.summaries[key]
+
+    def replay(self, number: int, seat: int | None) -> ReplayResponse:
+        """A finished round's frames as ``seat`` saw them (raises ValueError); kept, as they never change."""
+        key = (number, seat)
+        cached = self.replays.get(key)
+        if cached is None:
+            cached = projection.replay_frames(self.match, number, seat)
+            self.replays[key] = cached
+            while len(self.replays) > REPLAYS_KEPT:
+                self.replays.popitem(last=False)
+        self.replays.move_to_end(key)
+        return cached
 
     # ------------------------------------------------------------------ persistence
     def persist_data(self) -> dict[str, Any]:
         return {"seats": [s.to_dict() for s in self.seats], "settings": self.settings, "host": self.host,
                 "status": self.status}
 
-    def public_summary(self) -> dict[str, Any]:
-        match = self.match
-        return {"levels": list(match.levels), "level_names": [level_name(x) for x in match.levels],
-                "round": len(match.rounds) + (0 if match.over else 1), "winner": match.winner,
-                "rules": match.rules.name, "names": self.names(), "players": self.players,
-                "teams": [self.team_of(s) for s in range(self.players)]}
+    def public_summary(self) -> PublicSummary:
+        return projection.public_summary(self.match, self.names())
 
     def new_events(self) -> list[tuple[int, dict[str, Any]]]:
         """Events not saved yet, as (index, JSON dict) pairs (the dicts are shared: do not change them)."""
-        n = len(self.match.events)
-        self.event_dicts(n, n, None)  # fill the cache
-        return [(i, self._ev_dicts[i][0]) for i in range(self.saved_events, n)]
+        return [(i, dict(ev)) for i, ev in self.log.full(self.saved_events)]
 
 
 # ------------------------------------------------------------------ helpers
-def _is_legal(match: Match, data: dict[str, Any]) -> bool:
-    try:
-        match.check(action_from_dict(data))
-    except (IllegalAction, ValueError):
-        return False
-    return True
+_WITH_CARDS: dict[str, type[Declare] | type[Bury] | type[Play]] = {"declare": Declare, "bury": Bury, "play": Play}
+_SEAT_ONLY: dict[str, type[Pass] | type[Redeal]] = {"pass": Pass, "redeal": Redeal}
 
 
-def declaration_choices(rnd: Round, seat: int) -> list[tuple[int, ...]]:
-    """Declarations ``seat`` may make now (the engine's own list, checked against the round)."""
-    phase = rnd.phase.value
-    if phase != "deal" and rnd.turn != seat:
-        return []
-    if phase == "deal" and rnd.dealt == 0:
-        return []
-    obs = observe(rnd, seat, with_events=False)
-    options = getattr(obs, "declaration_options", None)
-    if options is not None:
-        candidates = list(options())
-    else:
-        from ..engine.legal import declaration_options
-
-        candidates = declaration_options(rnd, seat)
-    out = []
-    for cards in candidates:
-        try:
-            rnd.check(action_from_dict({"type": "declare", "seat": seat, "cards": cards_str(cards)}))
-        except IllegalAction:
-            continue
-        out.append(tuple(cards))
-    return out
+def _action(kind: str, seat: int, msg: Message) -> Action:
+    """The typed action of a checked message (cards already parsed by the protocol)."""
+    if kind in _WITH_CARDS:
+        return _WITH_CARDS[kind](seat, msg.get("cards"))
+    if kind in _SEAT_ONLY:
+        return _SEAT_ONLY[kind](seat)
+    if kind == "call_friend":
+        return CallFriend(seat, msg.get("card"))
+    raise MessageError("unknown_type", kind=kind)
 
 
-def _kitty_taken(rnd: Round, seat: int) -> list[int] | None:
-    for ev in reversed(rnd.events):
-        d = ev.redacted(seat).to_dict()
-        if d.get("e") == "kitty_taken":
-            return parse_cards(d["cards"]) if d.get("seat") == seat and d.get("cards") is not None else None
-    return None
-
-
-def replay_frames(match: Match, number: int, seat: int | None) -> dict[str, Any]:
-    """Frames of a finished round as ``seat`` saw it: after the bury, then after every play.
-
-    Only finished rounds may be replayed (every card of a finished round is public at its end).
-    """
-    from ..record import from_record, to_record
-
-    if not 1 <= number <= len(match.rounds):
-        raise ValueError(f"round {number} is not finished; finished rounds: 1..{len(match.rounds)}")
-    data = to_record(match)
-    events = data["events"]
-    ends = [i for i, e in enumerate(events) if e["e"] in ("round_ended", "redealt")]
-    stop = ends[number - 1] + 1
-    starts = [i for i, e in enumerate(events) if e["e"] == "round_started"]
-    begin = starts[number - 1]
-    head = dict(data, events=events[:begin + 1], seed=None, deals=data["deals"][:number])
-    replay = from_record(head)
-    rnd = replay.round
-    frames: list[dict[str, Any]] = []
-    from ..engine.events import event_from_dict
-    from ..record import action_of_event
-
-    last_phase = rnd.phase.value
-    for raw in events[begin + 1:stop]:
-        ev = event_from_dict(raw)
-        name = raw["e"]
-        action = action_of_event(ev)
-        if action is None:
-            continue  # an event the engine derives itself
-        replay.apply(action)
-        phase = rnd.phase.value
-        label: dict[str, Any] | None = None
-        if name == "played":
-            d = ev.to_dict()
-            in_progress = rnd.trick is not None and bool(rnd.trick.plays)
-            label = {"e": "played", "seat": d["seat"], "cards": d["cards"], "attempted": d.get("attempted"),
-                     "trick": len(rnd.tricks) + (1 if in_progress else 0)}
-        elif name == "buried":
-            label = {"e": "buried", "seat": rnd.burier if hasattr(rnd, "burier") else rnd.dealer}
-        elif phase != last_phase and phase == "declare":
-            label = {"e": "last_call"}
-        elif phase != last_phase and phase == "bury":
-            label = {"e": "kitty_taken", "seat": rnd.turn}
-        elif phase != last_phase and phase not in ("deal", "done", "play"):
-            label = {"e": phase, "seat": rnd.turn}
-        if label is not None:
-            frames.append({"label": label, "view": round_view(rnd, seat)})
-        last_phase = phase
-    return {"round": number, "seat": seat, "rounds": len(match.rounds), "frames": frames,
-            "players": match.rules.players}
+_HANDLERS: dict[str, Callable[[Room, Conn, Message], Any]] = {
+    "hello": Room._on_hello, "ping": Room._on_ping, "lang": Room._on_lang, "sit": Room._on_sit,
+    "stand": Room._on_stand, "start": Room._on_start, "settings": Room._on_settings,
+    "autoplay": Room._on_autoplay, "chat": Room._on_chat, "kick": Room._on_kick,
+    "ready": Room._on_ready, "check": Room._on_check, "hint": Room._on_hint,
+    **dict.fromkeys(("declare", "pass", "bury", "play", "redeal", "call_friend", "deal"), Room._act),
+}

@@ -235,6 +235,7 @@ class You(TypedDict):
     host: bool
     lang: str
     autoplay: bool
+    from_round: NotRequired[int]  # a seat taken mid-round: played by the computer, its hand shown from this round
 
 
 class Follow(TypedDict):

@@ -161,6 +161,7 @@ export interface You {
   host: boolean;
   lang: string;
   autoplay: boolean;
+  from_round?: number;
 }
 
 /** The view in a ``state`` message: the match view with the table's names for it. */
