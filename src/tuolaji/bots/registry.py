@@ -1,8 +1,9 @@
 """Bots by name, and the difficulty names players pick from.
 
 A bot spec is a name with optional settings: ``search``, ``search:iterations=40,time=0.3``.
-Difficulties are specs too: easy = random, normal = heuristic, hard = search with a small
-budget, expert = search at its default budget. The ``oracle`` bot is a tournament measuring
+Difficulties are specs too: easy and normal = the human-like bot (the heuristic's judgement with
+a person's slips, many or few), hard = search with a small budget, expert = search at its
+default budget. The ``oracle`` bot is a tournament measuring
 stick (it sees every hand) and is never offered as a difficulty.
 """
 
@@ -20,8 +21,8 @@ BOTS: dict[str, Factory] = {
     "random": lambda seed, **kw: RandomBot(seed, **kw),
 }
 DIFFICULTIES: dict[str, str] = {
-    "easy": "random",
-    "normal": "heuristic",
+    "easy": "human:level=easy",
+    "normal": "human:level=normal",
     "hard": "search:steps=1000,time=0.3",
     "expert": "search",
 }
@@ -72,5 +73,5 @@ def _load_builtin() -> None:
     """Import the bot modules, which register themselves."""
     import importlib
 
-    for mod in ("heuristic", "search", "oracle"):
+    for mod in ("heuristic", "human", "search", "oracle"):
         importlib.import_module(f"{__package__}.{mod}")
