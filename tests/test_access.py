@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -189,8 +188,9 @@ def test_the_local_player_of_a_play_server_may_delete(tmp_path: Path) -> None:
 
 
 def test_refusal_codes_have_texts() -> None:
-    from tuolaji.server.protocol import SERVER_REASONS
+    from tuolaji.errors import Reason
+    from tuolaji.messages import text
 
     for rule in RULES.values():
-        assert rule.refusal in SERVER_REASONS, rule.refusal
-    assert re.search(r"\{seat\}", SERVER_REASONS["seat_next_round"][0])
+        assert rule.refusal in set(Reason), rule.refusal
+    assert "3" in text("reason", Reason.SEAT_NEXT_ROUND, "en", seat=3)

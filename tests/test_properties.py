@@ -35,7 +35,7 @@ from tuolaji.engine.match import Match
 from tuolaji.engine.observation import observe
 from tuolaji.engine.round import Phase
 from tuolaji.engine.view import events_for
-from tuolaji.errors import REASONS, IllegalAction
+from tuolaji.errors import IllegalAction, Reason
 from tuolaji.record import dumps
 from tuolaji.ruleset import RuleSet
 from tuolaji.scoring import kitty_multiplier, level_change
@@ -119,7 +119,7 @@ def test_a_refused_action_leaves_the_record_unchanged(seed: int, actions: int, d
         try:
             match.apply(action)  # type: ignore[arg-type]
         except IllegalAction as exc:
-            assert exc.code in REASONS, exc.code
+            assert exc.code in set(Reason), exc.code
             assert exc.message("en") and exc.message("zh")
             assert dumps(match) == before
             assert [list(h) for h in match.round.hands] == hands

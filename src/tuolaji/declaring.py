@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from .cards import BJ, LJ, is_joker, is_level_card, is_red, suit_of
+from .errors import Reason
 from .ruleset import DeclareStyle, RuleSet
 
 SUIT_RANK = (4, 3, 2, 1)  # ♠ > ♥ > ♣ > ♦ for suit-order overrides (seed 004)
@@ -83,26 +84,26 @@ def _key(bid: Bid, rules: RuleSet) -> tuple[int, int]:
     return (bid.strength, 0)
 
 
-def bid_reason(bid: Bid, current: Bid | None, rules: RuleSet, *, after_bury: bool = False) -> str | None:
+def bid_reason(bid: Bid, current: Bid | None, rules: RuleSet, *, after_bury: bool = False) -> Reason | None:
     """Why ``bid`` may not stand over ``current``, or None when it may. ``after_bury``: an
     override of the trump fixed at the bury (反主炒底), which may be a kitty-chosen trump."""
     if current is None:
         if bid.trump is None and not rules.jokers_declare_first and not after_bury:
-            return "joker_declares_first"  # 常主不可進行報主 (seed 000 C, 004): jokers only override
+            return Reason.JOKER_DECLARES_FIRST  # 常主不可進行報主 (seed 000 C, 004): jokers only override
         return None
     if bid.seat == current.seat:
         if bid.card == current.card and bid.copies > current.copies:
             return None  # reinforcing (加固/自保) one's own declaration
         if not rules.self_override:
-            return "self_override"
+            return Reason.SELF_OVERRIDE
     if rules.pair_locks and current.copies >= 2 and current.trump is not None and bid.trump is not None:
-        return "declaration_locked"  # 定主: a declared pair stands against every level-card bid
+        return Reason.DECLARATION_LOCKED  # 定主: a declared pair stands against every level-card bid
     if _key(bid, rules) > _key(current, rules):
         return None
     if (bid.seat == current.seat and bid.trump is not None and current.trump not in (None, bid.trump)
             and bid.copies >= 2 and bid.strength >= current.strength):
         return None  # 自反 (seed 002): after 自保, the declarer's pair of another suit makes it trump
-    return "weak_declaration"
+    return Reason.WEAK_DECLARATION
 
 
 def is_override_bid(bid: Bid) -> bool:

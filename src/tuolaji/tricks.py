@@ -6,16 +6,17 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .combos import Combo, best_top, decompose, matches_fully, required_structure, structure
+from .errors import Reason
 from .trump import TRUMP, TrumpContext
 
 
-def lead_reason(cards: Sequence[int], ctx: TrumpContext) -> str | None:
+def lead_reason(cards: Sequence[int], ctx: TrumpContext) -> Reason | None:
     """Why a lead is malformed (before any throw check), or None."""
     if not cards:
-        return "empty_play"
+        return Reason.EMPTY_PLAY
     e = ctx.eff[cards[0]]
     if any(ctx.eff[c] != e for c in cards):
-        return "mixed_suits"
+        return Reason.MIXED_SUITS
     return None
 
 
@@ -35,20 +36,20 @@ def is_sub_multiset(part: Sequence[int], whole: Counter[int] | Sequence[int]) ->
 
 
 def follow_reason(lead: Sequence[int], hand: Sequence[int], play: Sequence[int],
-                  ctx: TrumpContext, lead_comps: Sequence[Combo] | None = None) -> str | None:
+                  ctx: TrumpContext, lead_comps: Sequence[Combo] | None = None) -> Reason | None:
     """Why ``play`` is not a legal follow to ``lead`` from ``hand``, or None when it is legal.
 
     ``hand`` is the follower's whole hand before playing.
     """
     if len(play) != len(lead):
-        return "wrong_count"
+        return Reason.WRONG_COUNT
     if not is_sub_multiset(play, hand):
-        return "not_in_hand"
+        return Reason.NOT_IN_HAND
     return follow_shape_reason(lead, hand, play, ctx, lead_comps)
 
 
 def follow_shape_reason(lead: Sequence[int], hand: Sequence[int], play: Sequence[int],
-                        ctx: TrumpContext, lead_comps: Sequence[Combo] | None = None) -> str | None:
+                        ctx: TrumpContext, lead_comps: Sequence[Combo] | None = None) -> Reason | None:
     """:func:`follow_reason` for a play already known to be in the hand and of the lead's size."""
     n = len(lead)
     eff = ctx.eff
@@ -56,9 +57,9 @@ def follow_shape_reason(lead: Sequence[int], hand: Sequence[int], play: Sequence
     suit_hand = [c for c in hand if eff[c] == e]
     in_suit = [c for c in play if eff[c] == e]
     if len(suit_hand) <= n:
-        return None if len(in_suit) == len(suit_hand) else "must_follow_suit"
+        return None if len(in_suit) == len(suit_hand) else Reason.MUST_FOLLOW_SUIT
     if len(in_suit) != n:
-        return "must_follow_suit"
+        return Reason.MUST_FOLLOW_SUIT
     if n == 1:
         return None
     comps = lead_comps if lead_comps is not None else decompose(lead, ctx)
@@ -71,7 +72,7 @@ def follow_shape_reason(lead: Sequence[int], hand: Sequence[int], play: Sequence
 Structure = tuple[tuple[bool, ...], tuple[int, ...]]
 
 
-def structure_reason(play: Sequence[int], need: Structure, comps: Sequence[Combo], ctx: TrumpContext) -> str | None:
+def structure_reason(play: Sequence[int], need: Structure, comps: Sequence[Combo], ctx: TrumpContext) -> Reason | None:
     """Why an in-suit follow falls short of ``need`` (what the hand could match), or None.
 
     Split from :func:`follow_reason` so that checking many follows from one hand computes the
@@ -80,15 +81,15 @@ def structure_reason(play: Sequence[int], need: Structure, comps: Sequence[Combo
     need_chains, need_tuples = need
     if not need_chains and len(need_tuples) == 1:  # pairs and singles led: count the pairs
         if sum(n // 2 for n in Counter(play).values()) < need_tuples[0]:
-            return "must_play_pair"
+            return Reason.MUST_PLAY_PAIR
         return None
     got_chains, got_tuples = structure(Counter(play), comps, ctx.order)
     if got_chains < need_chains:
-        return "must_play_tractor"
+        return Reason.MUST_PLAY_TRACTOR
     if got_chains == need_chains and got_tuples < need_tuples:
         for k_need, k_got, k in zip(need_tuples, got_tuples, _tuple_sizes(comps), strict=True):
             if k_got < k_need:
-                return {2: "must_play_pair", 3: "must_play_triple"}.get(k, "must_play_quad")
+                return {2: Reason.MUST_PLAY_PAIR, 3: Reason.MUST_PLAY_TRIPLE}.get(k, Reason.MUST_PLAY_QUAD)
     return None
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import CardError, card_str, cards_str, parse_card, parse_cards
-from ..errors import IllegalAction
+from ..errors import IllegalAction, Reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,17 +86,17 @@ def action_to_dict(action: Action) -> dict[str, Any]:
 def action_from_dict(data: Any) -> Action:
     """Read an action from JSON; malformed input raises IllegalAction('bad_action')."""
     if not isinstance(data, dict):
-        raise IllegalAction("bad_action", why="an action is an object with a 'type'")
+        raise IllegalAction(Reason.BAD_ACTION, why="an action is an object with a 'type'")
     kind = data.get("type")
     if kind == "deal":
         return Deal()
     if kind == "time_up":
         return TimeUp()
     if kind not in ("declare", "pass", "bury", "play", "redeal", "call_friend"):
-        raise IllegalAction("bad_action", why=f"unknown action type {kind!r}")
+        raise IllegalAction(Reason.BAD_ACTION, why=f"unknown action type {kind!r}")
     seat = data.get("seat")
     if type(seat) is not int:
-        raise IllegalAction("bad_action", why="'seat' must be a seat number")
+        raise IllegalAction(Reason.BAD_ACTION, why="'seat' must be a seat number")
     if kind == "pass":
         return Pass(seat)
     if kind == "redeal":
@@ -105,14 +105,14 @@ def action_from_dict(data: Any) -> Action:
         try:
             return CallFriend(seat, parse_card(data.get("card")))  # type: ignore[arg-type]
         except CardError as exc:
-            raise IllegalAction("bad_action", why=str(exc)) from None
+            raise IllegalAction(Reason.BAD_ACTION, why=str(exc)) from None
     raw = data.get("cards")
     if not isinstance(raw, list):
-        raise IllegalAction("bad_action", why="'cards' must be a list of card strings")
+        raise IllegalAction(Reason.BAD_ACTION, why="'cards' must be a list of card strings")
     try:
         cards = tuple(parse_cards(raw))
     except CardError as exc:
-        raise IllegalAction("bad_action", why=str(exc)) from None
+        raise IllegalAction(Reason.BAD_ACTION, why=str(exc)) from None
     if kind == "declare":
         return Declare(seat, cards)
     if kind == "bury":

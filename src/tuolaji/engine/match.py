@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import new_deck
-from ..errors import IllegalAction
+from ..errors import IllegalAction, Reason
 from ..ruleset import MatchEnd, Partnership, RuleSet, load_rules
 from ..scoring import parse_level
 from .actions import Action
@@ -123,10 +123,10 @@ class Match:
 
     def check(self, action: Action) -> None:
         if self.over:
-            raise IllegalAction("match_over")
+            raise IllegalAction(Reason.MATCH_OVER)
         if action.type == "time_up":
             if self.rules.match_end != MatchEnd.TIMED:
-                raise IllegalAction("not_time_up")
+                raise IllegalAction(Reason.NOT_TIME_UP)
             return
         self.round.check(action)
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from ..cards import POINTS, is_joker, suit_of
 from ..combos import Combo, decompose
 from ..declaring import Bid, bid_reason, is_override_bid, options, read_bid, shown_cards
-from ..errors import IllegalAction
+from ..errors import IllegalAction, Reason
 from ..ruleset import DeclareRights, FirstRoundDealer, NoDeclaration, Partnership, RuleSet, ThrowPenalty
 from ..scoring import kitty_multiplier, level_change
 from ..tricks import check_throw, follow_shape_reason, is_sub_multiset, lead_reason, trick_winner
@@ -192,50 +192,50 @@ class Round:
         """Raise IllegalAction if ``action`` is not allowed now; changes nothing."""
         phase = self.phase
         if phase == Phase.DONE:
-            raise IllegalAction("round_over")
+            raise IllegalAction(Reason.ROUND_OVER)
         kind = action.type
         if kind == "deal":
             if phase != Phase.DEAL:
-                raise IllegalAction("wrong_phase", phase=phase.value)
+                raise IllegalAction(Reason.WRONG_PHASE, phase=phase.value)
             return
         if kind == "time_up":
-            raise IllegalAction("wrong_phase", phase=phase.value)  # a match-level action
+            raise IllegalAction(Reason.WRONG_PHASE, phase=phase.value)  # a match-level action
         seat = action.seat  # type: ignore[union-attr]
         if not (type(seat) is int and 0 <= seat < self.players):
-            raise IllegalAction("bad_seat", seat=seat)
+            raise IllegalAction(Reason.BAD_SEAT, seat=seat)
         if type(action) is Play:  # the common case first, with one exact type test
             self._check_play(seat, action.cards)
         elif isinstance(action, Declare):
             self._check_declare(action)
         elif isinstance(action, Pass):
             if phase not in (Phase.DECLARE, Phase.OVERRIDE):
-                raise IllegalAction("wrong_phase", phase=phase.value)
+                raise IllegalAction(Reason.WRONG_PHASE, phase=phase.value)
             self._check_turn(seat)
         elif isinstance(action, Redeal):
             self._check_redeal(seat)
         elif isinstance(action, Bury):
             if phase != Phase.BURY:
-                raise IllegalAction("wrong_phase", phase=phase.value)
+                raise IllegalAction(Reason.WRONG_PHASE, phase=phase.value)
             if seat != self.turn:
-                raise IllegalAction("not_dealer")
+                raise IllegalAction(Reason.NOT_DEALER)
             if len(action.cards) != self.kitty_size:
-                raise IllegalAction("wrong_kitty_size", n=self.kitty_size)
+                raise IllegalAction(Reason.WRONG_KITTY_SIZE, n=self.kitty_size)
             if not is_sub_multiset(action.cards, self.hands[seat]):
-                raise IllegalAction("not_in_hand")
+                raise IllegalAction(Reason.NOT_IN_HAND)
         elif isinstance(action, CallFriend):
             if phase != Phase.CALL_FRIEND:
-                raise IllegalAction("wrong_phase", phase=phase.value)
+                raise IllegalAction(Reason.WRONG_PHASE, phase=phase.value)
             self._check_turn(seat)
             if not (type(action.card) is int and 0 <= action.card < 54):
-                raise IllegalAction("bad_friend_card", why="no such card")
+                raise IllegalAction(Reason.BAD_FRIEND_CARD, why="no such card")
         elif isinstance(action, Play):
             self._check_play(seat, action.cards)
         else:
-            raise IllegalAction("bad_action", why=f"unknown action {action!r}")
+            raise IllegalAction(Reason.BAD_ACTION, why=f"unknown action {action!r}")
 
     def _check_play(self, seat: int, cards: Sequence[int]) -> None:
         if self.phase != Phase.PLAY:
-            raise IllegalAction("wrong_phase", phase=self.phase.value)
+            raise IllegalAction(Reason.WRONG_PHASE, phase=self.phase.value)
         self._check_turn(seat)
         reason = self.play_reason(seat, cards)
         if reason:
@@ -244,12 +244,12 @@ class Round:
 
     def _check_turn(self, seat: int) -> None:
         if seat != self.turn:
-            raise IllegalAction("not_your_turn", turn=self.turn)
+            raise IllegalAction(Reason.NOT_YOUR_TURN, turn=self.turn)
 
     def _check_declare(self, action: Declare) -> None:
         phase = self.phase
         if phase not in (Phase.DEAL, Phase.DECLARE, Phase.OVERRIDE):
-            raise IllegalAction("wrong_phase", phase=phase.value)
+            raise IllegalAction(Reason.WRONG_PHASE, phase=phase.value)
         if phase != Phase.DEAL:
             self._check_turn(action.seat)
         refusal = self.declare_refusal(action.seat)
@@ -257,7 +257,7 @@ class Round:
             raise IllegalAction(refusal)
         self._read_bid(action, pairs_only=phase == Phase.OVERRIDE)
 
-    def declare_refusal(self, seat: int) -> str | None:
+    def declare_refusal(self, seat: int) -> Reason | None:
         """Why ``seat`` may not declare at all now (seed 000 C: after the first round only the
         dealer's side declares; the other side may at the last call when it cannot), or None."""
         if (self.rules.declare_rights != DeclareRights.DEALER_SIDE or self.dealer is None
@@ -269,34 +269,34 @@ class Round:
         if self.phase == Phase.DECLARE and (self.bid is None or self.bid.seat not in side) and not any(
                 options(s, self.hands[s], self.level, None, self.rules) for s in side):
             return None
-        return "dealer_side_declares"
+        return Reason.DEALER_SIDE_DECLARES
 
     def _check_redeal(self, seat: int) -> None:
         rules = self.rules
         if not rules.redeal_request:
-            raise IllegalAction("no_redeal", why="this rule set has no redeal requests")
+            raise IllegalAction(Reason.NO_REDEAL, why="this rule set has no redeal requests")
         if self.phase != Phase.DECLARE:
-            raise IllegalAction("wrong_phase", phase=self.phase.value)
+            raise IllegalAction(Reason.WRONG_PHASE, phase=self.phase.value)
         self._check_turn(seat)
         if self.dealer is None or not self.is_attacker(seat):
-            raise IllegalAction("no_redeal", why="only an attacker may ask, once the dealer is known")
+            raise IllegalAction(Reason.NO_REDEAL, why="only an attacker may ask, once the dealer is known")
         pts = sum(POINTS[c] for c in self.hands[seat])
         if pts > rules.redeal_request_max_points:
-            raise IllegalAction("no_redeal", why=f"your hand holds {pts} points (at most {rules.redeal_request_max_points})")
+            raise IllegalAction(Reason.NO_REDEAL, why=f"your hand holds {pts} points (at most {rules.redeal_request_max_points})")
 
-    def play_reason(self, seat: int, cards: Sequence[int]) -> str | None:
+    def play_reason(self, seat: int, cards: Sequence[int]) -> Reason | None:
         """Why ``seat`` may not play ``cards`` now (ignoring whose turn it is), or None."""
         hand = self.hands[seat]
         if not cards:
-            return "empty_play"
+            return Reason.EMPTY_PLAY
         if not is_sub_multiset(cards, hand):
-            return "not_in_hand"
+            return Reason.NOT_IN_HAND
         assert self.ctx is not None and self.trick is not None
         if not self.trick.plays:
             return lead_reason(cards, self.ctx)
         lead = self.trick.plays[0]
         if len(cards) != len(lead):
-            return "wrong_count"
+            return Reason.WRONG_COUNT
         return follow_shape_reason(lead, hand, cards, self.ctx, self.trick.lead_comps)
 
     def declaring_hand(self, seat: int) -> list[int]:
@@ -314,15 +314,15 @@ class Round:
         hand = self.hands[action.seat]
         cards = shown_cards(action.seat, action.cards, self.bid)
         if not is_sub_multiset(cards, hand):
-            raise IllegalAction("not_in_hand")
+            raise IllegalAction(Reason.NOT_IN_HAND)
         if pairs_only and not is_sub_multiset(cards, self.declaring_hand(action.seat)):
-            raise IllegalAction("kitty_pair_override")
+            raise IllegalAction(Reason.KITTY_PAIR_OVERRIDE)
         try:
             bid = read_bid(action.seat, cards, self.level, self.rules)
         except ValueError as exc:
-            raise IllegalAction("bad_declaration", why=str(exc)) from None
+            raise IllegalAction(Reason.BAD_DECLARATION, why=str(exc)) from None
         if pairs_only and not is_override_bid(bid):
-            raise IllegalAction("override_needs_pair")
+            raise IllegalAction(Reason.OVERRIDE_NEEDS_PAIR)
         reason = bid_reason(bid, self.bid, self.rules, after_bury=pairs_only)
         if reason:
             raise IllegalAction(reason)

@@ -42,16 +42,6 @@ SAVE_VERSION = 1
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # the server's: no 0/O/1/I/L
 LIMITS = Limits()  # the server's defaults: the largest record to import, its rounds
 
-# the browser's own refusals; the rest are the server's (protocol.reason_text)
-TEXTS = {
-    "bad_save": {"en": "this saved game cannot be read ({detail}); it was left as it is",
-                 "zh": "这个存档无法读取（{detail}），已原样保留"},
-    "foreign_save": {"en": "this save was not made by this game (or by a newer version); it was left as it is",
-                     "zh": "这个存档不是本游戏（或更新的版本）保存的，已原样保留"},
-    "not_found": {"en": "no such page", "zh": "没有这个页面"},
-}
-
-
 class Saves(Protocol):
     """The worker's IndexedDB store (every value is JSON text; a missing key reads as "")."""
 
@@ -66,8 +56,7 @@ class HostError(Exception):
 
     def __init__(self, status: int, code: str, lang: str, **detail: Any) -> None:
         self.status, self.code = status, code
-        own = TEXTS.get(code)
-        super().__init__(own["zh" if lang == "zh" else "en"].format(**detail) if own else reason_text(code, lang, **detail))
+        super().__init__(reason_text(code, lang, **detail))
 
 
 def save_document(room: Room) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ..errors import Reason
 from .protocol import MessageError
 
 
@@ -56,7 +57,7 @@ class Act(StrEnum):
 class Rule:
     who: frozenset[Role]
     host_away: frozenset[Role] = frozenset()  # also these roles while the host is not connected
-    refusal: str = "not_allowed"  # the refusal code for everyone else
+    refusal: Reason = Reason.NOT_ALLOWED  # the refusal code for everyone else
     note: str = ""
 
 
@@ -71,21 +72,21 @@ RULES: dict[Act, Rule] = {
     Act.INFO: Rule(_ALL, note="public room information"),
     Act.EXPORT: Rule(_ALL, note="a game in progress: finished rounds only, no seed"),
     Act.REPLAY: Rule(_ALL, note="finished rounds only (all their cards are public)"),
-    Act.DELETE: Rule(_HOST, refusal="not_yours", note="players and spectators may not"),
+    Act.DELETE: Rule(_HOST, refusal=Reason.NOT_YOURS, note="players and spectators may not"),
     Act.WATCH: Rule(_ALL, note="with the room's password if it has one (not for its players); a spectator sees no hand"),
     Act.CHAT: Rule(_ALL, note="one line a second at most"),
-    Act.SIT: Rule(_ALL, refusal="seat_taken",
+    Act.SIT: Rule(_ALL, refusal=Reason.SEAT_TAKEN,
                   note="a free (computer) seat or one's own; taken mid-round it is yours from the next round"),
-    Act.STAND: Rule(_PLAYER, refusal="not_seated"),
-    Act.KICK: Rule(_HOST, host_away=_PLAYER, refusal="not_host",
+    Act.STAND: Rule(_PLAYER, refusal=Reason.NOT_SEATED),
+    Act.KICK: Rule(_HOST, host_away=_PLAYER, refusal=Reason.NOT_HOST,
                    note="gives another player's seat to the computer; they may not sit here again"),
-    Act.START: Rule(_HOST, host_away=_PLAYER, refusal="not_host"),
-    Act.SETTINGS: Rule(_HOST, host_away=_PLAYER, refusal="not_host"),
-    Act.AUTOPLAY: Rule(_PLAYER, refusal="not_seated"),
-    Act.READY: Rule(_PLAYER, refusal="not_seated"),
-    Act.ACT: Rule(_PLAYER, refusal="not_seated", note="for one's own seat only, once it plays (not for a computer seat)"),
-    Act.CHECK: Rule(_PLAYER, refusal="not_seated", note="one's own seat only, once it plays"),
-    Act.DEAL: Rule(frozenset(), refusal="server_deals", note="the table deals"),
+    Act.START: Rule(_HOST, host_away=_PLAYER, refusal=Reason.NOT_HOST),
+    Act.SETTINGS: Rule(_HOST, host_away=_PLAYER, refusal=Reason.NOT_HOST),
+    Act.AUTOPLAY: Rule(_PLAYER, refusal=Reason.NOT_SEATED),
+    Act.READY: Rule(_PLAYER, refusal=Reason.NOT_SEATED),
+    Act.ACT: Rule(_PLAYER, refusal=Reason.NOT_SEATED, note="for one's own seat only, once it plays (not for a computer seat)"),
+    Act.CHECK: Rule(_PLAYER, refusal=Reason.NOT_SEATED, note="one's own seat only, once it plays"),
+    Act.DEAL: Rule(frozenset(), refusal=Reason.SERVER_DEALS, note="the table deals"),
 }
 
 

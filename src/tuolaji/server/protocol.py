@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import CardError, parse_card
-from ..errors import REASONS as ENGINE_REASONS
+from ..messages import text
 from ..validate import JSONInputError, loads, text_problem
 
 MAX_MESSAGE_BYTES = 16_384
@@ -23,57 +23,6 @@ SPEEDS = ("slow", "normal", "fast", "instant")
 DIFFICULTIES = ("easy", "normal", "hard", "expert")
 MAX_TIMER = 600
 CHAT_MAX = 120  # characters in one chat line
-
-# Refusals the server itself gives (the engine's own codes come from tuolaji.errors.REASONS).
-SERVER_REASONS: dict[str, tuple[str, str]] = {
-    "bad_json": ("that message is not valid JSON", "消息不是有效的 JSON"),
-    "too_big": ("that message is too long", "消息太长"),
-    "bad_message": ("malformed message: {why}", "消息格式错误：{why}"),
-    "unknown_type": ("unknown message type {kind!r}", "未知的消息类型 {kind!r}"),
-    "hello_first": ("say hello first", "请先发送 hello"),
-    "not_seated": ("you are watching: take a seat to play", "你在旁观：请先入座"),
-    "not_your_seat": ("you sit in seat {mine}, not seat {seat}", "你坐在 {mine} 号位，不是 {seat} 号位"),
-    "seat_taken": ("seat {seat} is taken by another player", "{seat} 号位已有玩家"),
-    "bad_seat": ("there is no seat {seat}", "没有 {seat} 号座位"),
-    "already_seated": ("you already sit in seat {seat}", "你已经坐在 {seat} 号位"),
-    "not_started": ("the game has not started yet", "游戏尚未开始"),
-    "already_started": ("the game has already started", "游戏已经开始"),
-    "not_host": ("only the host may do that", "只有房主可以这样做"),
-    "server_deals": ("the table deals the cards; you cannot deal", "由牌桌发牌，玩家不能发牌"),
-    "round_break": ("the round is over: wait for the next deal", "本局已结束，请等待下一局发牌"),
-    "match_over": ("the match is over", "比赛已结束"),
-    "no_room": ("there is no room {room}", "没有房间 {room}"),
-    "busy": ("the computer is still thinking; try again", "电脑还在思考，请稍后再试"),
-    "no_hint": ("there is nothing to hint now", "现在没有可提示的操作"),
-    "bad_password": ("this room needs its password", "这个房间需要密码"),
-    "kicked": ("the host gave your seat to the computer", "房主把你的座位交给了电脑"),
-    "not_a_player": ("seat {seat} has no player to remove", "{seat} 号位没有可移出的玩家"),
-    "chat_empty": ("say something first", "请先输入内容"),
-    "chat_fast": ("wait a moment before the next message", "请稍等再发下一条"),
-    # HTTP answers (the start page, import, replay)
-    "not_object": ("send a JSON object", "请求必须是 JSON 对象"),
-    "no_seed": ("this server does not take a seed", "这个服务器不接受指定种子"),
-    "bad_name": ("a name has at most 24 characters", "名字最多 24 个字"),
-    "no_game": ("there is no such game", "没有这局牌"),
-    "not_yours": ("only the host of this game may delete it", "只有这局的房主才能删除它"),
-    "not_allowed": ("you may not do that at this table", "你不能在这桌这样做"),
-    "seat_next_round": ("you play seat {seat} from the next round; the computer plays this one",
-                        "你从下一局起坐 {seat} 号位；本局由电脑代打"),
-    "file_too_big": ("that file is too large", "文件太大"),
-    "bad_record": ("not a game record this program can load: {why}", "不是本程序能读取的牌谱文件：{why}"),
-    "no_round": ("round {round} has not finished (finished rounds: {done})", "第 {round} 局还没打完（已打完 {done} 局）"),
-    "bad_replay": ("the replay needs a round number and a seat", "回放需要局数和座位"),
-    "too_deep": ("that message is nested too deeply", "消息嵌套层数太多"),
-    "bad_text": ("a text in that message is not valid Unicode ({where})", "消息中有无效的 Unicode 文字（{where}）"),
-    "too_slow": ("the request did not arrive in time", "请求发送超时"),
-    "too_many_rooms": ("too many new games from your address: wait a while", "你的地址新建的牌局太多，请稍后再试"),
-    "room_full": ("this room is full", "房间已满"),
-    "slow_down": ("too many messages: slow down", "消息太频繁，请放慢速度"),
-    "save_failed": ("this game cannot be saved now (the server's disk?): progress since may be lost if the "
-                    "server stops", "现在无法保存本局（服务器磁盘问题？）：如果服务器停止，之后的进度可能丢失"),
-    "saved_again": ("this game is saved again", "本局已恢复保存"),
-}
-
 
 class Why(ValueError):
     """What a field must be, in English and Chinese (a part of a ``bad_message`` refusal)."""
@@ -87,12 +36,8 @@ class Why(ValueError):
 
 
 def reason_text(code: str, lang: str, **fields: object) -> str:
-    en, zh = SERVER_REASONS.get(code) or ENGINE_REASONS.get(code) or (code, code)
-    text = zh if lang.startswith("zh") else en
-    try:
-        return text.format(**{k: v.text(lang) if isinstance(v, Why) else v for k, v in fields.items()})
-    except (KeyError, IndexError, ValueError):
-        return text
+    """A refusal in the player's language, from the catalogs' ``reason`` section (codes: :class:`Reason`)."""
+    return text("reason", code, lang, **{k: v.text(lang) if isinstance(v, Why) else v for k, v in fields.items()})
 
 
 class MessageError(ValueError):
