@@ -14,7 +14,7 @@ import pytest
 from playthrough import play_to, step
 from tuolaji.cards import new_deck, parse_card, parse_cards
 from tuolaji.engine.actions import Action, Bury, Deal, Declare, Pass, Play
-from tuolaji.engine.events import Dealt, Played, Redealt, TrumpFixed
+from tuolaji.engine.events import Dealt, Played, Redealt, TrumpFixed, event_from_dict
 from tuolaji.engine.legal import legal_actions, legal_plays
 from tuolaji.engine.match import Match
 from tuolaji.engine.round import Phase, Round
@@ -201,6 +201,25 @@ def test_a_failed_throw_plays_the_forced_combination_and_keeps_the_rest() -> Non
     assert set(legal_plays(rnd, 1)) == {(c,) for c in spades}
 
 
+def test_a_failed_throw_names_the_first_seat_that_beats_it_and_the_combination_shown() -> None:
+    # Seat 0 throws SA + SJ SJ. The pair fails first (RULES.md §3: largest shape first): seat 2
+    # holds SQ SQ and seat 3 SK SK; seat 2 comes first in play order and shows its lowest beating pair.
+    rnd = _ready({0: "SA SJ SJ C3 C3 C4 C4 C6 C6 C7 C7", 1: "S3 S4", 2: "SQ SQ S5", 3: "SK SK S6"}, "H3", 2,
+                 "C3 C3 C4 C4 C6 C6 C7 C7")
+    rnd.apply(Play(0, tuple(parse_cards("SA SJ SJ"))))
+    played = [e for e in rnd.events if isinstance(e, Played)][-1]
+    assert played.cards == tuple(parse_cards("SJ SJ"))
+    assert played.beaten_by == 2 and played.beating == tuple(parse_cards("SQ SQ"))
+    wire = played.to_dict()
+    assert wire["beaten_by"] == 2 and wire["beating"] == ["SQ", "SQ"]
+    assert event_from_dict(wire) == played
+
+
+def test_an_event_without_a_failed_throw_reads_as_before() -> None:
+    played = Played(1, tuple(parse_cards("S3")))
+    assert played.to_dict() == {"e": "played", "seat": 1, "cards": ["S3"], "attempted": None}
+
+
 def test_a_valid_throw_stands() -> None:
     rnd = _ready({0: "SA SA SK C3 C3 C4 C4 C6 C6 C7 C7", 1: "SK S3", 2: "SQ SQ", 3: "S6 S8"}, "H3", 2,
                  "C3 C3 C4 C4 C6 C6 C7 C7")
@@ -286,6 +305,14 @@ def test_golden_playthrough_loads_identically() -> None:
     match = from_record(golden)
     assert to_record(match) == golden
     assert match.over and match.winner == golden["events"][-1]["winner"]
+
+
+def test_a_record_written_before_failed_throws_named_their_beater_still_loads() -> None:
+    golden = _golden()
+    old = {**golden, "events": [{k: v for k, v in e.items() if k not in ("beaten_by", "beating")}
+                                for e in golden["events"]]}
+    assert old["events"] != golden["events"], "the golden match has failed throws"
+    assert to_record(from_record(old)) == golden
 
 
 def test_golden_playthrough_replays_from_the_seed() -> None:

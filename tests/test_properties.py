@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from playthrough import advance_to, cards_in_round, full_deck, play_to, points_of, step
 from tuolaji.cards import BJ, LJ, NUM_KINDS, RANK_TOKENS, SUITS, CardError, card_str, cards_str, parse_card, parse_cards
-from tuolaji.combos import decompose
+from tuolaji.combos import beating_combo, best_top, decompose
 from tuolaji.engine.actions import (
     Bury,
     CallFriend,
@@ -520,3 +520,28 @@ def _trick_case(draw: st.DrawFn) -> tuple[TrumpContext, list[list[int]]]:
 def test_trick_winner_matches_a_brute_force_reading_of_the_rules(case: tuple[TrumpContext, list[list[int]]]) -> None:
     ctx, plays = case
     assert trick_winner(plays, ctx) == _reference_winner(plays, ctx), [cards_str(p) for p in plays]
+
+
+# ------------------------------------------------------------------ what stops a throw
+@given(level=st.integers(min_value=2, max_value=14), trump=st.sampled_from([0, 1, 2, 3, None]),
+       suit=st.sampled_from([0, 1, 2, 3, 4]), k=st.integers(min_value=1, max_value=3),
+       m=st.integers(min_value=1, max_value=3), data=st.data())
+def test_the_combination_shown_against_a_throw_is_the_lowest_that_beats_it(
+        level: int, trump: int | None, suit: int, k: int, m: int, data: st.DataObject) -> None:
+    ctx = TrumpContext(level, trump, 3)
+    kinds = [c for c in range(NUM_KINDS) if ctx.eff[c] == suit]
+    if not kinds:
+        return
+    m = 1 if k == 1 else m  # singles make no chains
+    counts = Counter(data.draw(st.lists(st.sampled_from(kinds), max_size=14)))
+    above = data.draw(st.integers(min_value=-1, max_value=16))
+    shown = beating_combo(counts, k, m, ctx.order, above)
+    assert (shown is not None) == (best_top(counts, k, m, ctx.order) > above)
+    if shown is None:
+        return
+    assert not Counter(shown) - counts, "shown from the hand"
+    tops = sorted({ctx.order[c] for c in shown})
+    assert len(shown) == k * m and len(tops) == m and tops == list(range(tops[0], tops[0] + m))
+    assert all(Counter(shown)[c] % k == 0 for c in shown) and tops[-1] > above
+    lower = {c: n for c, n in counts.items() if ctx.order[c] < tops[-1]}
+    assert best_top(lower, k, m, ctx.order) <= above, "no lower combination beats it"

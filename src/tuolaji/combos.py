@@ -113,6 +113,21 @@ def best_top(counts: dict[int, int], k: int, m: int, order: Sequence[int]) -> in
     return best
 
 
+def beating_combo(counts: dict[int, int], k: int, m: int, order: Sequence[int], above: int) -> list[int] | None:
+    """The lowest ``(k, m)`` combination the cards hold whose top order is above ``above``
+    (what a player shows to stop a throw: no more than it takes), or None if none beats it.
+    Agrees with :func:`best_top`: None exactly when ``best_top(...) <= above``."""
+    avail = _avail(counts, k, order)
+    top: int | None = None
+    for lo, hi in _chains(avail):
+        first = max(lo + m - 1, above + 1)
+        if first <= hi and (top is None or first < top):
+            top = first
+    if top is None:
+        return None
+    return [avail[o][0] for o in range(top - m + 1, top + 1) for _ in range(k)]
+
+
 def tuples(counts: dict[int, int], k: int) -> int:
     return sum(n // k for n in counts.values())
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import NamedTuple
 
-from .combos import Combo, best_top, decompose, matches_fully, required_structure, structure
+from .combos import Combo, beating_combo, best_top, decompose, matches_fully, required_structure, structure
 from .errors import Reason
 from .trump import TRUMP, TrumpContext
 
@@ -97,6 +98,14 @@ def _tuple_sizes(comps: Sequence[Combo]) -> range:
     return range(max(c.k for c in comps), 1, -1)
 
 
+class ThrowBlock(NamedTuple):
+    """Why a throw failed: what the leader must play instead, and who showed what to stop it."""
+
+    forced: list[int]  # the smallest combination of the failing shape
+    other: int  # index into ``others`` of the first hand that beats it
+    beating: list[int]  # that hand's lowest combination of the shape beating ``forced``
+
+
 def check_throw(cards: Sequence[int], others: Sequence[Sequence[int]],
                 ctx: TrumpContext) -> tuple[bool, list[int] | None]:
     """Is a multi-combination lead safe against the other hands?
@@ -104,9 +113,19 @@ def check_throw(cards: Sequence[int], others: Sequence[Sequence[int]],
     Returns ``(True, None)`` or ``(False, forced)`` where ``forced`` is the smallest combination
     of the first (largest) shape that some other player can beat (RULES.md §3, failed throw).
     """
+    block = throw_block(cards, others, ctx)
+    return (True, None) if block is None else (False, block.forced)
+
+
+def throw_block(cards: Sequence[int], others: Sequence[Sequence[int]], ctx: TrumpContext) -> ThrowBlock | None:
+    """How a multi-combination lead fails against the other hands, or None if it is safe.
+
+    ``others`` in play order after the leader: the first of them that can beat the failing shape
+    is named, with the lowest combination that does.
+    """
     comps = decompose(cards, ctx)
     if len(comps) <= 1:
-        return True, None
+        return None
     e = ctx.eff[cards[0]]
     eff, order = ctx.eff, ctx.order
     other_counts = [Counter(c for c in hand if eff[c] == e) for hand in others]
@@ -116,10 +135,12 @@ def check_throw(cards: Sequence[int], others: Sequence[Sequence[int]],
             continue
         seen.add(comp.shape)
         lowest = min((c for c in comps if c.shape == comp.shape), key=lambda c: c.top)
-        for counts in other_counts:
+        for i, counts in enumerate(other_counts):
             if best_top(counts, comp.k, comp.m, order) > lowest.top:
-                return False, sorted(lowest.cards)
-    return True, None
+                beating = beating_combo(counts, comp.k, comp.m, order, lowest.top)
+                assert beating is not None
+                return ThrowBlock(sorted(lowest.cards), i, beating)
+    return None
 
 
 def trick_winner(plays: Sequence[Sequence[int]], ctx: TrumpContext,

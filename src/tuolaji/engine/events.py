@@ -21,6 +21,8 @@ class Event:
         out: dict[str, Any] = {"e": EVENT_NAMES[type(self)]}
         for f in fields(self):
             v = getattr(self, f.name)
+            if v is None and f.name in _OMITTED_WHEN_NONE:
+                continue
             if f.name in _CARD_FIELDS and v is not None:
                 v = cards_str(v)
             elif f.name in _ONE_CARD_FIELDS and v is not None:
@@ -89,6 +91,8 @@ class Played(Event):
     seat: int
     cards: tuple[int, ...]
     attempted: tuple[int, ...] | None = None  # a failed throw: what was shown before the forced play
+    beaten_by: int | None = None  # a failed throw: the first seat after the leader able to beat it
+    beating: tuple[int, ...] | None = None  # ... and the lowest combination it shows to do so
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,9 +144,11 @@ class RoundEnded(Event):
     penalty_points: int = 0  # added to the attackers' total by failed-throw penalties
 
 
-_CARD_FIELDS = {"cards", "attempted", "kitty"}
+_CARD_FIELDS = {"cards", "attempted", "kitty", "beating"}
 _ONE_CARD_FIELDS = {"card"}
-_OPTIONAL_FIELDS = {"attempted", "dealer_side", "overrides", "failed_throws", "penalty_points"}
+_OPTIONAL_FIELDS = {"attempted", "dealer_side", "overrides", "failed_throws", "penalty_points", "beaten_by", "beating"}
+# Fields added after records were first written, left out when empty so older events read the same.
+_OMITTED_WHEN_NONE = {"beaten_by", "beating"}
 
 EVENT_NAMES: dict[type[Event], str] = {
     Dealt: "dealt", Declared: "declared", Passed: "passed", TrumpFixed: "trump_fixed",

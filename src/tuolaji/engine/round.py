@@ -21,7 +21,7 @@ from ..declaring import Bid, bid_reason, is_override_bid, options, read_bid, sho
 from ..errors import IllegalAction, Reason
 from ..ruleset import DeclareRights, FirstRoundDealer, NoDeclaration, Partnership, RuleSet, ThrowPenalty
 from ..scoring import kitty_multiplier, level_change
-from ..tricks import check_throw, follow_shape_reason, is_sub_multiset, lead_reason, trick_winner
+from ..tricks import follow_shape_reason, is_sub_multiset, lead_reason, throw_block, trick_winner
 from ..trump import JOKER_LEVEL, TrumpContext
 from .actions import Action, Bury, CallFriend, Declare, Pass, Play, Redeal
 from .events import (
@@ -497,15 +497,18 @@ class Round:
         ctx = self.ctx
         assert trick is not None and ctx is not None
         attempted: tuple[int, ...] | None = None
+        beaten_by: int | None = None
+        beating: tuple[int, ...] | None = None
         if not trick.plays:
             comps = decompose(cards, ctx) if len(cards) > 1 else [Combo(1, 1, ctx.order[cards[0]], (cards[0],))]
             if len(comps) > 1:
-                others = [self.hands[s] for s in range(self.players) if s != seat]
-                ok, forced = check_throw(cards, others, ctx)
-                if not ok:
-                    assert forced is not None
+                n = self.players
+                others = [self.hands[(seat + i) % n] for i in range(1, n)]  # in play order
+                block = throw_block(cards, others, ctx)
+                if block is not None:
                     attempted = tuple(cards)
-                    cards = forced
+                    cards = block.forced
+                    beaten_by, beating = (seat + 1 + block.other) % n, tuple(block.beating)
                     comps = decompose(cards, ctx)
                     self.failed_throws[seat] += 1
             trick.lead_comps = comps
@@ -526,7 +529,7 @@ class Round:
                         del by_suit[eff[c]]
         trick.seats.append(seat)
         trick.plays.append(played)
-        self.events.append(Played(seat, played, attempted))
+        self.events.append(Played(seat, played, attempted, beaten_by, beating))
         if (self.friend is not None and not self.friend_revealed and seat == self.friend
                 and self.friend_card in played):
             self.friend_revealed = True

@@ -18,7 +18,7 @@ class Leak(AssertionError):
     """A message carried a card its seat may not see."""
 
 
-CARD_KEYS = {"hand", "cards", "kitty", "attempted", "card", "from_kitty", "declare"}
+CARD_KEYS = {"hand", "cards", "kitty", "attempted", "card", "from_kitty", "declare", "beating"}
 TEXT_KEYS = {"why", "reason", "note"}
 PRETTY = re.compile(r"([♠♥♣♦])(10|[2-9JQKA])|(大王|小王)")
 SUITS = {"♠": "S", "♥": "H", "♣": "C", "♦": "D"}
@@ -94,6 +94,7 @@ class SeatKnowledge:
         elif kind == "played":
             self.known.update(e["cards"])
             self.known.update(e.get("attempted") or [])
+            self.known.update(e.get("beating") or [])  # shown to the table to stop a throw
             if mine:
                 self.hand.subtract(e["cards"])
         elif kind == "round_ended":

@@ -75,6 +75,8 @@ class EvPlayed(TypedDict):
     seat: int
     cards: list[Card]
     attempted: list[Card] | None
+    beaten_by: NotRequired[int]  # a failed throw: the first seat after the leader able to beat it
+    beating: NotRequired[list[Card]]  # the combination that seat shows (public, as at a real table)
 
 
 class EvRedealRequested(TypedDict):

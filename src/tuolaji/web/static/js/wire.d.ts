@@ -480,6 +480,8 @@ export interface EvPlayed {
   seat: number;
   cards: string[];
   attempted: string[] | null;
+  beaten_by?: number;
+  beating?: string[];
 }
 
 export interface EvRedealRequested {
