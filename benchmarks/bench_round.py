@@ -12,6 +12,8 @@ worker process so that other load on the machine counts as little as possible):
   legal plays, where about one lead in ten tries a two- or three-combination throw; scoring.
 - ``deck3`` / ``deck4``: the same rounds with the ``three-deck`` / ``super-four-deck`` presets,
   reported per card (the cost per card should not grow with the decks).
+- ``match``: random matches through ``Match.apply`` (the path of the server and of records,
+  which keeps a match unchanged when an action raises).
 - ``heuristic``: heuristic self-play rounds (four heuristic bots, every decision from an
   observation, through the checked path).
 - ``search``: search-bot play decisions at the default step budget (the time cap lifted, so the
@@ -41,8 +43,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-TARGETS = ("checked", "deck3", "deck4", "heuristic", "search", "judge", "follow4")
-UNITS = {"checked": "rounds/s", "deck3": "µs/card", "deck4": "µs/card", "heuristic": "rounds/s",
+TARGETS = ("checked", "deck3", "deck4", "match", "heuristic", "search", "judge", "follow4")
+UNITS = {"checked": "rounds/s", "match": "rounds/s", "deck3": "µs/card", "deck4": "µs/card", "heuristic": "rounds/s",
          "search": "decisions/s", "judge": "requests/s", "follow4": "ms/check"}
 LOWER_IS_BETTER = {"deck3", "deck4", "follow4"}
 
@@ -129,6 +131,23 @@ def work_rounds(preset: str | None, n: int, seed: int) -> dict[str, Any]:
         check = zlib.crc32(str(_round_digest(rnd)).encode(), check)
     spent = time.process_time() - start
     return {"seconds": spent, "units": n, "cards": cards, "checksum": check}
+
+
+def work_match(n: int, seed: int) -> dict[str, Any]:
+    """Random matches through ``Match.apply`` (what the server and records use), ``n`` rounds."""
+    from tuolaji.engine.match import Match
+    from tuolaji.engine.simulate import random_action
+
+    rng = random.Random(seed)
+    check = rounds = 0
+    start = time.process_time()
+    while rounds < n:
+        match = Match(rules="classic", seed=rng.randrange(2**32))
+        while not match.over and len(match.rounds) < 4:
+            match.apply(random_action(match.round, rng))
+        rounds += len(match.rounds)
+        check = zlib.crc32(repr((match.levels, len(match.events))).encode(), check)
+    return {"seconds": time.process_time() - start, "units": rounds, "checksum": check}
 
 
 def _bot_round(rules: Any, bots: list[Any], rng: random.Random, on_play: Any = None) -> tuple[Any, int]:
@@ -276,6 +295,7 @@ WORK = {
     "checked": (lambda seed: work_rounds(None, 200, seed)),
     "deck3": (lambda seed: work_rounds("three-deck", 80, seed)),
     "deck4": (lambda seed: work_rounds("super-four-deck", 50, seed)),
+    "match": (lambda seed: work_match(200, seed)),
     "heuristic": (lambda seed: work_heuristic(16, seed)),
     "search": (lambda seed: work_search(8, seed)),
     "judge": (lambda seed: work_judge(12000, seed)),

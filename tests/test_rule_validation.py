@@ -142,3 +142,48 @@ def test_an_action_that_raises_leaves_the_match_as_it_was(monkeypatch: pytest.Mo
     monkeypatch.undo()
     match.apply(action)  # and the same action then plays on
     assert match.rounds and match.rounds[-1].result is not None
+
+
+@pytest.mark.parametrize("rules", ["classic", "bianfeng-friend"])
+def test_a_round_that_raises_half_way_through_an_action_is_put_back(rules: str,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A defect that raises after the round has changed (a trick already taken, its points
+    counted, a card dealt) leaves the round and the match as they were, for whoever holds them."""
+    from tuolaji.engine.round import Round
+
+    end_trick, deal = Round._end_trick, Round._deal
+    armed = [False]  # a defect of this one action (rebuilding the round replays the earlier ones)
+
+    def broken_end_trick(self: Round, *args: Any) -> None:
+        end_trick(self, *args)
+        if armed[0]:
+            armed[0] = False
+            raise RuntimeError("defect after the trick was taken")
+
+    def broken_deal(self: Round) -> None:
+        deal(self)
+        if armed[0]:
+            armed[0] = False
+            raise RuntimeError("defect after the card was dealt")
+
+    match = Match(rules=rules, seed=5)
+    rng = random.Random(5)
+    failures = 0
+    while len(match.rounds) < 2 and not match.over:
+        action = random_action(match.round, rng)
+        rnd = match.round
+        before = dumps(match), [match.view(s) for s in range(rnd.players)], rnd.phase, rnd.turn
+        with monkeypatch.context() as patch:
+            patch.setattr(Round, "_end_trick", broken_end_trick)
+            patch.setattr(Round, "_deal", broken_deal)
+            armed[0] = True
+            try:
+                match.apply(action)
+            except RuntimeError:
+                failures += 1
+                assert match.round is rnd
+                assert (dumps(match), [match.view(s) for s in range(rnd.players)], rnd.phase, rnd.turn) == before
+            else:
+                continue
+        match.apply(action)  # the same action then plays on
+    assert failures > 100

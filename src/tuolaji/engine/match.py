@@ -46,10 +46,11 @@ _register()
 
 @dataclass(slots=True)
 class _Saved:
-    """What :meth:`Match.apply` needs to undo an action that raised."""
+    """What :meth:`Match.apply` needs to undo an action that raised (no copy of the round: an
+    action that raised is rare, and the round is rebuilt from its events then)."""
 
     round: Round
-    round_copy: Round
+    round_events: int
     events: int
     rounds: int
     deals: int
@@ -59,7 +60,6 @@ class _Saved:
     winner: int | None
     time_up: bool
     actions: int
-    rng: tuple[Any, ...]
 
 
 class Match:
@@ -94,6 +94,7 @@ class Match:
         self.winner: int | None = None
         self.time_up = False
         self.actions = 0
+        self._rng_before: tuple[Any, ...] | None = None  # the deal rng before this action's first new deal
         self.round = self._new_round()
 
     @property
@@ -106,6 +107,8 @@ class Match:
 
     def _next_deck(self) -> tuple[int, ...]:
         i = len(self.deals)
+        if self._rng_before is None:
+            self._rng_before = self._rng.getstate()
         cards = new_deck(self.rules.decks)
         self._rng.shuffle(cards)  # always, so a loaded game's seed stays in step with its deals
         deck = tuple(cards)
@@ -116,8 +119,7 @@ class Match:
 
     def _new_round(self) -> Round:
         level_index = self.levels[self.holder(self.dealer)] if self.dealer is not None else self.levels[0]
-        rnd = Round(rules=self.rules, deck=self._next_deck(), level=min(level_index, self.top) + 2,
-                    dealer=self.dealer)
+        rnd = Round(**self._round_args(self._next_deck(), min(level_index, self.top) + 2, self.dealer))
         self.events.append(RoundStarted(len(self.rounds) + 1, rnd.level, self.dealer, tuple(self.levels)))
         return rnd
 
@@ -131,7 +133,13 @@ class Match:
         self.round.check(action)
 
     def apply(self, action: Action) -> None:
-        """Check and apply ``action``; whatever raises leaves the match exactly as it was."""
+        """Check and apply ``action``; whatever raises leaves the match exactly as it was.
+
+        Check before mutate: nothing changes until the action is known to be legal. The rest
+        cannot fail on a legal action short of a defect, so instead of copying the round before
+        every action, a failure rebuilds it from its own events (a round is a function of its deal
+        and its actions, as records show) and the match's own fields are put back.
+        """
         self.check(action)
         saved = self._save()
         try:
@@ -141,20 +149,40 @@ class Match:
             raise
 
     def _save(self) -> _Saved:
-        # Lists only grow during an action, so their lengths restore them; the round is copied.
-        return _Saved(self.round, self.round.copy(), len(self.events), len(self.rounds), len(self.deals),
-                      list(self.levels), list(self.reached), self.dealer, self.winner, self.time_up,
-                      self.actions, self._rng.getstate())
+        # Lists only grow during an action, so their lengths restore them.
+        self._rng_before = None
+        return _Saved(self.round, len(self.round.events), len(self.events), len(self.rounds), len(self.deals),
+                      list(self.levels), list(self.reached), self.dealer, self.winner, self.time_up, self.actions)
 
     def _restore(self, saved: _Saved) -> None:
-        saved.round.__dict__.update(saved.round_copy.__dict__)  # holders of the round see it restored
-        self.round = saved.round
+        rnd = saved.round
+        rnd.__dict__.update(self._rebuilt(rnd, saved.round_events).__dict__)  # holders of the round see it restored
+        self.round = rnd
         del self.events[saved.events:]
         del self.rounds[saved.rounds:]
         del self.deals[saved.deals:]
         self.levels, self.reached = saved.levels, saved.reached
         self.dealer, self.winner, self.time_up, self.actions = saved.dealer, saved.winner, saved.time_up, saved.actions
-        self._rng.setstate(saved.rng)
+        if self._rng_before is not None:
+            self._rng.setstate(self._rng_before)
+        self._rng_before = None
+
+    def _round_args(self, deck: Sequence[int], level: int, dealer: int | None) -> dict[str, Any]:
+        return {"rules": self.rules, "deck": deck, "level": level, "dealer": dealer}
+
+    def _rebuilt(self, rnd: Round, events: int) -> Round:
+        """``rnd`` as it was after its first ``events`` events: its deal replayed with the actions
+        those events record."""
+        from ..record import action_of_event
+
+        fresh = Round(**self._round_args(rnd.deck, rnd.level, None if rnd.first_round else rnd.start_seat))
+        for event in rnd.events[:events]:
+            action = action_of_event(event)
+            if action is not None:
+                fresh.apply_unchecked(action)
+        if len(fresh.events) != events:
+            raise AssertionError("a round could not be rebuilt from its events")
+        return fresh
 
     def apply_unchecked(self, action: Action) -> None:
         self.actions += 1
