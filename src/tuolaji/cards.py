@@ -62,10 +62,15 @@ def suit_letter(suit: int | None) -> str | None:
 
 
 def parse_suit(letter: str) -> int:
+    if type(letter) is str and letter in _SUIT_INDEX:  # the usual spellings by one look-up
+        return _SUIT_INDEX[letter]
     t = letter.strip().upper() if isinstance(letter, str) else ""
     if len(t) == 1 and t in SUITS:
         return SUITS.index(t)
     raise CardError(f"bad suit {letter!r}: use S, H, C or D")
+
+
+_SUIT_INDEX = {letter: i for i, letter in enumerate(SUITS)}
 
 
 def points(card: int) -> int:

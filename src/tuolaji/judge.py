@@ -58,6 +58,23 @@ def _card_lists(req: dict[str, Any], key: str, *, allow_empty: bool = False) -> 
     return out
 
 
+_RULES_SEEN: dict[str, RuleSet] = {}  # settings objects already validated, by their JSON text
+_RULES_SEEN_MAX = 256
+
+
+def _rules(spec: dict[str, Any]) -> RuleSet:
+    """``load_rules`` of a settings object, remembered: a client asks with the same settings again
+    and again, and validating them is most of a short request (a RuleSet is frozen)."""
+    key = safe_dumps(spec, sort_keys=True)
+    rules = _RULES_SEEN.get(key)
+    if rules is None:
+        rules = load_rules(spec)
+        if len(_RULES_SEEN) >= _RULES_SEEN_MAX:
+            _RULES_SEEN.clear()
+        _RULES_SEEN[key] = rules
+    return rules
+
+
 def _context(req: dict[str, Any]) -> tuple[RuleSet, TrumpContext]:
     spec = req.get("rules")
     if spec is not None and not isinstance(spec, (str, dict)):
@@ -65,7 +82,7 @@ def _context(req: dict[str, Any]) -> tuple[RuleSet, TrumpContext]:
     if isinstance(spec, str) and spec not in PRESETS:  # never a path: the judge reads no files
         raise JudgeError(f"no rules preset named {spec!r}; presets: {', '.join(sorted(PRESETS))}")
     try:
-        rules = load_rules(spec)
+        rules = _rules(spec) if isinstance(spec, dict) else load_rules(spec)
     except RuleSetError as exc:
         raise JudgeError(str(exc)) from None
     decks = req.get("decks", rules.decks)

@@ -22,12 +22,17 @@ def level_name(level_index: int) -> str:
 
 
 def parse_level(token: str) -> int:
+    if type(token) is str and token in _LEVEL_INDEX:  # the usual spellings by one look-up
+        return _LEVEL_INDEX[token]
     t = str(token).strip().upper()
     if t == "T":
         t = "10"
     if t not in LEVELS:
         raise ValueError(f"bad level {token!r}: use 2-10, J, Q, K or A")
     return LEVELS.index(t)
+
+
+_LEVEL_INDEX = {name: i for i, name in enumerate(LEVELS)}
 
 
 def combo_multiplier(comp: Combo, mode: KittyMultiplier) -> int:

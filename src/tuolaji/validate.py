@@ -86,18 +86,26 @@ def unencodable_path(obj: Any, path: str = "$", *, max_depth: int = MAX_JSON_DEP
 
 
 def depth(obj: Any) -> int:
-    """Nesting depth of a decoded JSON value (a scalar is 0), without recursion."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(obj, 0)]
-    while stack:
-        item, d = stack.pop()
-        if d > deepest:
-            deepest = d
-        if isinstance(item, dict):
-            stack.extend((v, d + 1) for v in item.values())
-        elif isinstance(item, list):
-            stack.extend((v, d + 1) for v in item)
-    return deepest
+    """Nesting depth of a decoded JSON value (a scalar is 0), without recursion: the depth of its
+    deepest value, the value itself at depth 0."""
+    if not isinstance(obj, (dict, list)):
+        return 0
+    d = 0
+    level = [obj]  # the containers at depth d
+    while True:
+        below: list[Any] = []
+        children = False
+        for item in level:
+            values = item.values() if isinstance(item, dict) else item
+            if values:
+                children = True
+                below.extend(v for v in values if isinstance(v, (dict, list)))
+        if not children:
+            return d
+        d += 1
+        if not below:
+            return d
+        level = below
 
 
 def loads(raw: str | bytes | bytearray, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
@@ -113,7 +121,9 @@ def loads(raw: str | bytes | bytearray, *, max_depth: int = MAX_JSON_DEPTH) -> A
         raise JSONInputError("bad_json", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise JSONInputError("too_deep", f"nested more than {max_depth} levels deep") from None
-    if isinstance(data, (dict, list)) and depth(data) > max_depth:
+    # Each level of nesting opens with a bracket, so text with few brackets needs no walk.
+    if (isinstance(data, (dict, list)) and raw.count("[") + raw.count("{") > max_depth
+            and depth(data) > max_depth):
         raise JSONInputError("too_deep", f"nested more than {max_depth} levels deep")
     return data
 
