@@ -96,7 +96,7 @@ def _poisoned(rnd: Round, seat: int, rng: random.Random) -> Round:
     return other
 
 
-@pytest.mark.parametrize("spec", ["heuristic", FAST_SEARCH])
+@pytest.mark.parametrize("spec", ["heuristic", "easy", FAST_SEARCH])
 def test_bots_decide_the_same_whatever_the_hidden_cards(spec: str) -> None:
     rng = random.Random(5)
     for i in range(4):

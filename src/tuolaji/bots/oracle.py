@@ -9,11 +9,11 @@ that it plays like the search bot.
 from __future__ import annotations
 
 import random
-import time as _time
 
 from ..engine.actions import Play
 from ..engine.observation import Observation
 from ..engine.round import Phase, Round
+from .clock import clock
 from .heuristic import scored_plays
 from .memory import remember
 from .registry import register
@@ -42,7 +42,7 @@ class OracleBot(SearchBot):
         base = rnd.copy()
         base.events = []
         values: list[list[float]] = [[] for _ in cands]
-        start = _time.perf_counter()
+        start = clock()
         for done in range(1, self.iterations + 1):
             seed = self.rng.getrandbits(32)
             for i, cand in enumerate(cands):
@@ -50,7 +50,7 @@ class OracleBot(SearchBot):
                 r.apply_unchecked(Play(obs.seat, cand))
                 rollout(r, random.Random(seed), self.policy)
                 values[i].append(value(r, obs.seat))
-            spent = _time.perf_counter() - start
+            spent = clock() - start
             if spent + spent / done > self.time:
                 break
         return cands[pick(values, self.confidence)]

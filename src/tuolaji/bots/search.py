@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 import random
-import time as _time
 from collections.abc import Callable
 
 from ..engine.actions import Play
@@ -32,9 +31,11 @@ from ..engine.legal import legal_plays
 from ..engine.observation import Observation
 from ..engine.round import Phase, Round
 from .base import Bot
+from .clock import clock
 from .determinize import build_round, sample_hidden
 from .endgame import OutOfNodes, solve
 from .heuristic import bury_candidates, heuristic_bury, heuristic_declaration, scored_plays
+from .inference import DEFAULT_POOL, EVALUATION_NODES, PlayModel, sample_weighted
 from .memory import Memory, remember
 from .registry import register
 from .rollout import POLICIES, Policy, greedy_play, rollout, value
@@ -57,7 +58,7 @@ class SearchBot(Bot):
                  time: float = DEFAULT_TIME, candidates: int = 6, confidence: float = 1.0, policy: str = "tactical",
                  deep: int = DEFAULT_DEEP, playing: bool = True, declaring: bool = True, burying: bool = True,
                  calling: bool = True, setup_steps: int = DEFAULT_SETUP_STEPS, endgame: int = DEFAULT_ENDGAME,
-                 endgame_nodes: int = DEFAULT_ENDGAME_NODES) -> None:
+                 endgame_nodes: int = DEFAULT_ENDGAME_NODES, infer: int = DEFAULT_POOL) -> None:
         self.rng = random.Random(seed)
         self.steps = steps
         self.iterations = iterations
@@ -72,6 +73,19 @@ class SearchBot(Bot):
         self.setup_steps = setup_steps  # simulated plays for each decision before the first trick
         self.endgame = endgame  # solve exactly when this seat holds at most this many cards (0: never)
         self.endgame_nodes = endgame_nodes  # positions per decision for the exact solves
+        self.infer = infer  # deals drawn per deal searched, kept by the others' play (0 or 1: no inference)
+
+    def _sampler(self, obs: Observation, mem: Memory) -> tuple[Callable[[], Deal], PlayModel | None]:
+        """Draws hidden deals: plain samples, or (``infer`` > 1) one of ``infer`` samples kept in
+        proportion to how likely the others' recent follows are under it (:mod:`.inference`)."""
+        model = PlayModel(obs) if self.infer > 1 else None
+        if model is None or not model.follows:
+            return (lambda: sample_hidden(obs, mem, self.rng)), None
+
+        def draw() -> Deal:
+            return sample_weighted([sample_hidden(obs, mem, self.rng) for _ in range(self.infer)], model, self.rng)
+
+        return draw, model
 
     def _setup_pick(self, n: int, play_out: Callable[[int, Deal], Round], obs: Observation) -> int:
         policy = truncated(self.policy, self.deep)
@@ -121,10 +135,14 @@ class SearchBot(Bot):
         values: list[list[float]] = [[] for _ in cands]
         policy = truncated(self.policy, len(obs.tricks) + self.deep)
 
-        start = _time.perf_counter()
+        draw, model = self._sampler(obs, mem)
+        start = clock()
         done = steps = 0
         while done < self.iterations and steps < self.steps:
-            hands, kitty = sample_hidden(obs, mem, self.rng)
+            hands, kitty = draw()
+            if model is not None:  # a scored follow costs about one simulated play
+                steps += model.evaluations
+                model.evaluations = 0
             base = build_round(obs, hands, kitty)
             seed = self.rng.getrandbits(32)
             for i, cand in enumerate(cands):
@@ -133,7 +151,7 @@ class SearchBot(Bot):
                 steps += 1 + rollout(rnd, random.Random(seed), policy)
                 values[i].append(value(rnd, obs.seat))
             done += 1
-            spent = _time.perf_counter() - start
+            spent = clock() - start
             if spent + spent / done > self.time:
                 self.last_timed_out = done < self.iterations and steps < self.steps
                 break
@@ -147,10 +165,16 @@ class SearchBot(Bot):
         cands: list[tuple[int, ...]] = []
         values: list[list[float]] = []
         budget = [self.endgame_nodes]
-        start = _time.perf_counter()
+        draw, model = self._sampler(obs, mem)
+        start = clock()
         done = 0
         while done < self.iterations:
-            hands, kitty = sample_hidden(obs, mem, self.rng)
+            hands, kitty = draw()
+            if model is not None:  # inference spends the same budget as the solves
+                budget[0] -= EVALUATION_NODES * model.evaluations
+                model.evaluations = 0
+                if budget[0] <= 0:
+                    break
             base = build_round(obs, hands, kitty)
             if not cands:
                 legal = set(legal_plays(base, obs.seat))
@@ -171,7 +195,7 @@ class SearchBot(Bot):
             for i, v in enumerate(row):
                 values[i].append(v)
             done += 1
-            spent = _time.perf_counter() - start
+            spent = clock() - start
             if budget[0] < before - budget[0]:
                 break  # not enough nodes left for another deal like this one
             if spent + spent / done > self.time:

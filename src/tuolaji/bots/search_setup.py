@@ -17,7 +17,6 @@ like the heuristic; in find-a-friend games the dealer calls the usual plain ace.
 from __future__ import annotations
 
 import random
-import time as _time
 from collections import Counter
 from collections.abc import Callable, Sequence
 
@@ -25,6 +24,7 @@ from ..cards import new_deck
 from ..engine.observation import Observation
 from ..engine.round import Phase, Round, Trick, find_friend
 from ..trump import TrumpContext
+from .clock import clock
 from .heuristic import heuristic_bury
 from .rollout import Policy, rollout, value
 
@@ -101,7 +101,7 @@ def compare(n: int, play_out: Callable[[int, Deal], Round], obs: Observation, *,
     """Values for this seat of ``n`` candidates played out in the same samples, within budget;
     and whether the time cap (not the step or sample budget) ended the search."""
     values: list[list[float]] = [[] for _ in range(n)]
-    start = _time.perf_counter()
+    start = clock()
     done = spent_steps = 0
     while done < iterations and spent_steps < steps:
         deal = sample_deal(obs, rng)
@@ -111,7 +111,7 @@ def compare(n: int, play_out: Callable[[int, Deal], Round], obs: Observation, *,
             spent_steps += rollout(rnd, random.Random(seed), policy)
             values[i].append(value(rnd, obs.seat))
         done += 1
-        spent = _time.perf_counter() - start
+        spent = clock() - start
         if spent + spent / done > time_cap:
             return values, done < iterations and spent_steps < steps
     return values, False

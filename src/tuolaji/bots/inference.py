@@ -1,0 +1,143 @@
+"""Inference from how the others played: weighting sampled deals by the likelihood of their plays.
+
+:func:`~.determinize.sample_hidden` deals the hidden cards consistently with the hard facts
+(voids, pairs not played when owed, known holdings). Play says more than that: a seat that
+followed with a low card while its partner was winning probably had no point card to feed, a
+seat that did not take a point trick probably could not. :class:`PlayModel` reads that from
+the others' recent follows: for a sampled deal it rebuilds each such seat's hand and view at
+the moment it played (its hand then is its sampled hand plus what it has played since; what
+it could not see is everything not yet played outside that hand), scores that seat's options
+with the heuristic's own follow tactics, and takes the probability of the play it made under
+a soft-max of those scores (``temper`` points make a play e times less likely), mixed with
+``eps`` of uniform choice for plays the model does not explain. Deals under which the plays
+look likely get more weight.
+
+The search uses it as sampling-importance-resampling: it draws ``pool`` deals, and keeps one
+in proportion to its weight (:func:`sample_weighted`), so the rollouts are spent on deals
+that fit the play, not wasted on deals that do not.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+from ..cards import NUM_KINDS
+from ..combos import Combo, decompose
+from ..engine.observation import Observation
+from .heuristic import MemoryThreats
+from .memory import Memory, _Notes
+from .tactics import TrickState, follow_options, score_follows
+from .teams import same_side
+
+DEFAULT_POOL = 4  # deals drawn per kept deal
+DEFAULT_WINDOW = 6  # finished tricks read back (and the trick in progress)
+DEFAULT_TEMPER = 1.0  # points of the heuristic's score that make a play e times less likely
+DEFAULT_EPS = 0.1  # share of play the model does not explain (uniform over the options)
+EVALUATION_NODES = 2  # endgame positions that cost about as much time as one scored follow
+MAX_LEAD = 2  # follows to leads of at most this many cards (larger ones cost too much to score)
+
+
+@dataclass(frozen=True, slots=True)
+class _Follow:
+    """One follow by another seat, with the public context it was made in."""
+
+    seat: int
+    play: tuple[int, ...]
+    seats: tuple[int, ...]  # who played to the trick before it
+    plays: tuple[tuple[int, ...], ...]
+    comps: list[Combo]
+    since: Counter[int]  # cards this seat has played from then on (this play included)
+    seen: Counter[int]  # cards played in public before this play (all seats)
+    void: tuple[frozenset[int], ...]  # public voids and pair shortages shown before this trick
+    no_pairs: tuple[frozenset[int], ...]
+
+
+class PlayModel:
+    """The likelihood of the others' recent follows under the heuristic's tactics, per sampled deal."""
+
+    def __init__(self, obs: Observation, *, window: int = DEFAULT_WINDOW, temper: float = DEFAULT_TEMPER,
+                 eps: float = DEFAULT_EPS) -> None:
+        self.obs, self.ctx, self.temper, self.eps = obs, obs.ctx, temper, eps
+        self.follows = _recent_follows(obs, window)
+        self.evaluations = 0  # follows scored so far (the search counts them in its step budget)
+
+    def log_weight(self, hands: list[list[int]], kitty: list[int]) -> float:
+        obs, ctx = self.obs, self.ctx
+        total = 0.0
+        for f in self.follows:
+            hand = Counter(hands[f.seat])
+            hand.update(f.since)
+            unseen = [obs.decks] * NUM_KINDS
+            for c, n in f.seen.items():
+                unseen[c] -= n
+            for c, n in hand.items():
+                unseen[c] -= n
+            if f.seat == obs.dealer and obs.kitty is None:  # the burier knows the kitty
+                for c in kitty:
+                    unseen[c] -= 1
+            mem = Memory(f.seat, ctx, Counter(f.seen), Counter({c: n for c, n in enumerate(unseen) if n > 0}),
+                         [set(v) for v in f.void], [set(v) for v in f.no_pairs],
+                         [Counter() for _ in range(obs.players)], f.seat != obs.dealer)
+            cards = sorted(hand.elements())
+            st = TrickState(f.seat, obs.players, cards, ctx, f.seats, f.plays, f.comps,
+                            lambda a, b: same_side(obs.is_attacker, a, b), obs.is_attacker(f.seat),
+                            max(1, len(cards) // len(f.plays[0])))
+            options = follow_options(st)
+            if f.play not in options:
+                options.append(f.play)
+            scored = score_follows(st, MemoryThreats(mem), options)
+            self.evaluations += 1
+            top = max(s for s, _ in scored)
+            z = sum(math.exp((s - top) / self.temper) for s, _ in scored)
+            mine = next(s for s, p in scored if p == f.play)
+            prob = (1 - self.eps) * math.exp((mine - top) / self.temper) / z + self.eps / len(scored)
+            total += math.log(prob)
+        return total
+
+
+def _recent_follows(obs: Observation, window: int) -> list[_Follow]:
+    """The other seats' follows in the last ``window`` finished tricks and the current one."""
+    ctx = obs.ctx
+    tricks = list(obs.tricks)
+    if obs.trick is not None and obs.trick.plays:
+        tricks.append(obs.trick)
+    first = max(0, len(obs.tricks) - window)
+    players = obs.players
+    notes = _Notes(0, None, Counter(), [set() for _ in range(players)], [set() for _ in range(players)],
+                   [Counter() for _ in range(players)])  # what the tricks before each one showed
+    for t in tricks[:first]:
+        notes.note(t, ctx)
+    since: list[Counter[int]] = [Counter() for _ in range(players)]
+    for t in tricks[first:]:
+        for s, p in zip(t.seats, t.plays, strict=False):
+            since[s].update(p)
+    seen = Counter(notes.played)
+    out: list[_Follow] = []
+    for t in tricks[first:]:
+        comps = decompose(t.plays[0], ctx)
+        void = tuple(frozenset(v) for v in notes.void)
+        no_pairs = tuple(frozenset(v) for v in notes.no_pairs)
+        for j, (s, p) in enumerate(zip(t.seats, t.plays, strict=False)):
+            if j and s != obs.seat and len(t.plays[0]) <= MAX_LEAD:
+                out.append(_Follow(s, tuple(sorted(p)), tuple(t.seats[:j]), tuple(t.plays[:j]), comps, Counter(since[s]),
+                                   Counter(seen), void, no_pairs))
+            seen.update(p)
+            since[s].subtract(p)
+        notes.note(t, ctx)
+    return out
+
+
+def sample_weighted(draw: list[tuple[list[list[int]], list[int]]], model: PlayModel,
+                    rng: random.Random) -> tuple[list[list[int]], list[int]]:
+    """One of the drawn deals, in proportion to the likelihood of the observed follows under it."""
+    if len(draw) == 1 or not model.follows:
+        return draw[0]
+    logs = [model.log_weight(h, k) for h, k in draw]
+    top = max(logs)
+    return rng.choices(draw, [math.exp(x - top) for x in logs])[0]
+
+
+__all__ = ["PlayModel", "sample_weighted", "DEFAULT_POOL", "DEFAULT_WINDOW", "DEFAULT_TEMPER", "DEFAULT_EPS"]
