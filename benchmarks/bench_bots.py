@@ -5,6 +5,13 @@
     python benchmarks/bench_bots.py illegal [--deals 100000] [--workers N]
     python benchmarks/bench_bots.py budget  [--deals 200] [--workers N]
     python benchmarks/bench_bots.py rollouts [--policy tactical] [--repeat 5]   # one core
+    python benchmarks/bench_bots.py inference [--deals 12] [--pool 4] [--window 6]   # one core
+    python benchmarks/bench_bots.py table   [--deals 2000] [--search-deals 500] [--only NAME ...] [--batch 10]
+
+``table`` plays the fixed ladder (random, easy, normal, heuristic, expert, oracle: each
+against the one below) and the expert's ablations (the expert against itself with one part
+switched off), every pairing on the same duplicate deals (same seed), one JSON line each (and
+running summaries with ``--batch``), then a markdown table.
 
 Each prints a JSON line per measurement and a pass/fail line for the targets of issue 4:
 heuristic beats random in >= 95 % of duplicate deals; search beats heuristic with a paired
@@ -204,10 +211,99 @@ def rollouts(args: argparse.Namespace) -> bool:
     return True
 
 
+def inference(args: argparse.Namespace) -> bool:
+    """How well sampled deals place the hidden cards, plain and kept by the play model: heuristic
+    self-play, every third trick from the fourth to the eighteenth, 30 deals each way per position."""
+    from collections import Counter
+
+    from tuolaji.bots.determinize import sample_hidden
+    from tuolaji.bots.driver import SoloRound, Table
+    from tuolaji.bots.heuristic import HeuristicBot
+    from tuolaji.bots.inference import PlayModel, sample_weighted
+    from tuolaji.bots.memory import remember
+    from tuolaji.cards import POINTS
+    from tuolaji.engine.observation import observe
+    from tuolaji.engine.round import Phase, Round
+    from tuolaji.sim.runner import duplicate_deck
+
+    rules = load_rules(None)
+    right = {k: [0, 0, 0, 0] for k in ("plain", "kept")}  # cards right, cards, point cards right, point cards
+    cpu = 0.0
+    scored = 0
+    for i in range(args.deals):
+        deck, level, dealer = duplicate_deck(rules, args.seed, i)
+        rnd = Round(rules=rules, deck=deck, level=level, dealer=dealer)
+        table = Table(SoloRound(rnd), [HeuristicBot(s) for s in range(rules.players)])
+        while rnd.phase != Phase.DONE:
+            t = len(rnd.tricks)
+            leading = rnd.trick is None or not rnd.trick.plays
+            if rnd.phase == Phase.PLAY and rnd.turn is not None and 4 <= t <= 18 and t % 3 == 0 and leading:
+                seat = rnd.turn
+                obs = observe(rnd, seat)
+                mem = remember(obs)
+                rng = random.Random(i * 100 + t)
+                model = PlayModel(obs, window=args.window)
+                for kind in ("plain", "kept"):
+                    for _ in range(30):
+                        t0 = time.process_time()
+                        pool = [sample_hidden(obs, mem, rng) for _ in range(args.pool if kind == "kept" else 1)]
+                        hands, _ = sample_weighted(pool, model, rng)
+                        if kind == "kept":
+                            cpu += time.process_time() - t0
+                        for s in range(rules.players):
+                            if s != seat:
+                                truth, got = Counter(rnd.hands[s]), Counter(hands[s])
+                                pts = Counter({c: n for c, n in truth.items() if POINTS[c]})
+                                row = right[kind]
+                                row[0] += sum((truth & got).values())
+                                row[1] += sum(truth.values())
+                                row[2] += sum((pts & got).values())
+                                row[3] += sum(pts.values())
+                scored += model.evaluations
+            table.step()
+    out = {k: {"cards_placed": round(v[0] / v[1], 4), "points_placed": round(v[2] / v[3], 4)} for k, v in right.items()}
+    print(json.dumps({"deals": args.deals, "pool": args.pool, "window": args.window, **out, "follows_scored": scored,
+                      "us_per_follow": round(1e6 * cpu / max(1, scored))}))
+    return out["kept"]["points_placed"] > out["plain"]["points_placed"]
+
+
+EXPERT = "search:time=30"  # the expert; time=30 so that the step budget, not the cap, ends every search
+TABLE: list[tuple[str, str, str]] = [  # (name, A, B)
+    ("easy-random", "easy", "random"),
+    ("normal-easy", "normal", "easy"),
+    ("heuristic-normal", "heuristic", "normal"),
+    ("expert-heuristic", EXPERT, "heuristic"),
+    ("oracle-expert", "oracle:time=30", EXPERT),
+    ("ablation-inference", EXPERT, EXPERT + ",infer=0"),
+    ("ablation-endgame", EXPERT, EXPERT + ",endgame=0"),
+    ("ablation-bury", EXPERT, EXPERT + ",burying=false"),
+    ("ablation-declare", EXPERT, EXPERT + ",declaring=false"),
+]
+
+
+def table(args: argparse.Namespace) -> bool:
+    rows = []
+    for name, a, b in TABLE:
+        if args.only and name not in args.only:
+            continue
+        deals = args.search_deals if "search" in a + b or "oracle" in a else args.deals
+        out = _run(a, b, deals, args.workers, args.seed, rules=args.rules, batch=args.batch)
+        rows.append((name, out))
+    print("| pairing (A vs B) | duplicate deals | A levels per deal [95 % CI] | A deals won | kitty captured attacking A / B |")
+    print("| --- | --- | --- | --- | --- |")
+    for name, out in rows:
+        k = out.get("kitty", {})
+        ka, kb = k.get("a", {}), k.get("b", {})
+        print(f"| {name} ({out['a']} vs {out['b']}) | {out['deals']} | {out['a_level_gain_per_deal']:+.2f} "
+              f"[{out['ci95'][0]:+.2f}, {out['ci95'][1]:+.2f}] | {out['a_deal_win_rate']:.1%} | "
+              f"{ka.get('captured', '?')} / {kb.get('captured', '?')} |")
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
-    for name in ("ladder", "latency", "illegal", "budget", "rollouts"):
+    for name in ("ladder", "latency", "illegal", "budget", "rollouts", "table", "inference"):
         s = sub.add_parser(name)
         s.add_argument("--workers", type=int, default=1)
         s.add_argument("--batch", type=int, default=0, help="print a running summary every this many deals")
@@ -223,6 +319,15 @@ def main(argv: list[str] | None = None) -> int:
             s.add_argument("--rules", default=None, help="rules preset (default classic)")
         elif name == "illegal":
             s.add_argument("--deals", type=int, default=100_000)
+        elif name == "inference":
+            s.add_argument("--deals", type=int, default=12)
+            s.add_argument("--pool", type=int, default=4)
+            s.add_argument("--window", type=int, default=6)
+        elif name == "table":
+            s.add_argument("--deals", type=int, default=2000, help="duplicate deals per pairing without a search bot")
+            s.add_argument("--search-deals", type=int, default=500, help="duplicate deals per pairing with a search bot")
+            s.add_argument("--only", nargs="+", choices=[t[0] for t in TABLE], default=None)
+            s.add_argument("--rules", default=None, help="rules preset (default classic)")
         elif name == "rollouts":
             s.add_argument("--policy", default="tactical")
             s.add_argument("--repeat", type=int, default=5)
@@ -231,7 +336,8 @@ def main(argv: list[str] | None = None) -> int:
             s.add_argument("--steps", type=int, nargs="+", default=[500, 1000, 2000, 4000],
                            help="search budgets (simulated plays per decision; 0 = the heuristic itself)")
     args = p.parse_args(argv)
-    ok = {"ladder": ladder, "latency": latency, "illegal": illegal, "budget": budget, "rollouts": rollouts}[args.cmd](args)
+    ok = {"ladder": ladder, "latency": latency, "illegal": illegal, "budget": budget, "rollouts": rollouts,
+           "table": table, "inference": inference}[args.cmd](args)
     return 0 if ok else 1
 
 
