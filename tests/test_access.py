@@ -178,7 +178,43 @@ def test_what_anyone_may_read(srv: LiveServer) -> None:
     code = game["code"]
     for path in ("/api/games", f"/api/games/{code}", f"/api/games/{code}/record"):
         assert httpx.get(srv.url + path, timeout=10).status_code == 200, path
-    assert allowed(Act.LIST, {Role.ANYONE}) and allowed(Act.EXPORT, {Role.ANYONE})
+    assert allowed(Act.LIST, {Role.ANYONE}) and allowed(Act.EXPORT, {Role.ANYONE, Role.GUEST})  # no password: all guests
+    assert not allowed(Act.EXPORT, {Role.ANYONE})
+
+
+def test_a_password_room_shows_its_record_replays_and_information_only_to_its_people(srv: LiveServer) -> None:
+    """Item 4 of issue 15: the password keeps strangers from reading a room over HTTP too."""
+    game = create_game(srv, seed=67, seat=None, token="t67", password="Pw-67", start=True)
+    code = game["code"]
+    host = Client(srv, code, token="t67")  # the host needs no password, even without a seat
+    try:
+        host.wait_state(lambda s: s.get("summary") is not None, timeout=60)  # round 1 finished
+    finally:
+        host.close()
+    paths = [f"/api/games/{code}", f"/api/games/{code}/record", f"/api/games/{code}/replay?round=1&seat=spectator"]
+
+    def get(path: str, **headers: str) -> httpx.Response:
+        return httpx.get(srv.url + path, headers=headers, timeout=10)
+
+    for path in paths:
+        for refused in (get(path), get(path, **{"X-Tuolaji-Password": "pw-67"}),
+                        get(path, **{"X-Tuolaji-Token": "stranger", "Accept-Language": "zh"})):
+            assert refused.status_code == 403 and refused.json()["code"] == "bad_password", (path, refused.text)
+            assert "Pw-67" not in refused.text and "SA" not in refused.text
+        assert "需要密码" in get(path, **{"Accept-Language": "zh"}).json()["error"]
+        for headers in ({"X-Tuolaji-Password": "Pw-67"}, {"X-Tuolaji-Token": "t67"}):
+            ok = get(path, **headers)
+            assert ok.status_code == 200, (path, headers, ok.text)
+    assert get(paths[2], **{"X-Tuolaji-Password": "Pw-67"}).json()["frames"]
+    # a guest who sits with the password is a player: their token opens the room from then on
+    guest = Client(srv, code, hello=False)
+    guest.send({"type": "hello", "token": "guest-67", "password": "Pw-67"})
+    guest.wait(lambda m: m["type"] == "welcome")
+    guest.request({"type": "sit", "seat": 1}, "seated")
+    guest.close()
+    assert get(paths[1], **{"X-Tuolaji-Token": "guest-67"}).status_code == 200
+    listed = {g["code"] for g in httpx.get(srv.url + "/api/games", timeout=10).json()["games"]}
+    assert code in listed  # the list shows the room (to join it one needs the password)
 
 
 def test_the_local_player_of_a_play_server_may_delete(tmp_path: Path) -> None:

@@ -40,7 +40,7 @@ def test_chat_reaches_everyone_and_newcomers_see_recent_lines(tmp_path: Path) ->
 def test_a_room_password_keeps_strangers_out(tmp_path: Path) -> None:
     with LiveServer(tmp_path / "g.sqlite3", allow_seed=True) as srv:
         code = lobby(srv, password="Qx7pw")
-        info = httpx.get(srv.url + f"/api/games/{code}").json()
+        info = httpx.get(srv.url + f"/api/games/{code}", headers={"X-Tuolaji-Password": "Qx7pw"}).json()
         assert info["password"] is True and "Qx7pw" not in str(info)
         stranger = Client(srv, code, hello=False)
         try:

@@ -288,7 +288,8 @@ class OfflineHost:
         if room is not None:
             # the page is this computer's own player (server/access.py: the local role)
             roles = roles_of(token_hash=hash_token(token) if token else None, host=room.host,
-                             seat_tokens=[s.token for s in room.seats], local=True)
+                             seat_tokens=[s.token for s in room.seats], local=True,
+                             guest=room.knows_password(None))
             if not allowed(Act.DELETE, roles):
                 raise HostError(403, "not_yours", lang)
             for c in list(room.conns):

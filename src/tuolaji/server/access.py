@@ -12,7 +12,9 @@ Roles are worked out per request from the reconnect token (its hash) and the con
   until the next round starts, and shows no hand before then);
 * **local**: the player at this computer of a ``tuolaji play`` server (server/local.py), who
   owns every human seat there;
-* **anyone**: everybody else who knows the room's code (spectators, LAN guests).
+* **guest**: whoever knows the room's password (everyone who knows its code, where the room has
+  no password): may watch and read the room's record, replays and information;
+* **anyone**: everybody else who knows the room's code.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ class Role(StrEnum):
     HOST = "host"
     PLAYER = "player"
     LOCAL = "local"
+    GUEST = "guest"
     ANYONE = "anyone"
 
 
@@ -64,16 +67,17 @@ class Rule:
 _ALL = frozenset(Role)
 _HOST = frozenset({Role.HOST, Role.LOCAL})
 _PLAYER = frozenset({Role.PLAYER, Role.LOCAL})
+_IN_ROOM = frozenset({Role.HOST, Role.PLAYER, Role.LOCAL, Role.GUEST})  # a password room's people
 
 RULES: dict[Act, Rule] = {
     Act.LIST: Rule(_ALL, note="codes, names, levels; \"mine\" marks the asker's seat"),
     Act.CREATE: Rule(_ALL, note="the creator becomes the host"),
     Act.IMPORT: Rule(_ALL, note="the importer becomes the host (a token is made if none was sent)"),
-    Act.INFO: Rule(_ALL, note="public room information"),
-    Act.EXPORT: Rule(_ALL, note="a game in progress: finished rounds only, no seed"),
-    Act.REPLAY: Rule(_ALL, note="finished rounds only (all their cards are public)"),
+    Act.INFO: Rule(_IN_ROOM, refusal=Reason.BAD_PASSWORD, note="public room information"),
+    Act.EXPORT: Rule(_IN_ROOM, refusal=Reason.BAD_PASSWORD, note="a game in progress: finished rounds only, no seed"),
+    Act.REPLAY: Rule(_IN_ROOM, refusal=Reason.BAD_PASSWORD, note="finished rounds only (all their cards are public)"),
     Act.DELETE: Rule(_HOST, refusal=Reason.NOT_YOURS, note="players and spectators may not"),
-    Act.WATCH: Rule(_ALL, note="with the room's password if it has one (not for its players); a spectator sees no hand"),
+    Act.WATCH: Rule(_IN_ROOM, refusal=Reason.BAD_PASSWORD, note="a spectator sees no hand"),
     Act.CHAT: Rule(_ALL, note="one line a second at most"),
     Act.SIT: Rule(_ALL, refusal=Reason.SEAT_TAKEN,
                   note="a free (computer) seat or one's own; taken mid-round it is yours from the next round"),
@@ -102,9 +106,13 @@ def require(act: Act, roles: frozenset[Role] | set[Role], *, host_here: bool = T
 
 
 def roles_of(*, token_hash: str | None, host: str | None, seat_tokens: list[str | None],
-             local: bool) -> frozenset[Role]:
-    """The roles of a requester with this token hash in a room with this host and these seats."""
+             local: bool, guest: bool) -> frozenset[Role]:
+    """The roles of a requester with this token hash in a room with this host and these seats;
+    ``guest``: the room has no password, or the requester gave it (over HTTP: the
+    ``X-Tuolaji-Password`` header; on a WebSocket: ``hello.password``)."""
     out = {Role.ANYONE}
+    if guest:
+        out.add(Role.GUEST)
     if token_hash and host is not None and token_hash == host:
         out.add(Role.HOST)
     if token_hash and token_hash in seat_tokens:
@@ -116,7 +124,7 @@ def roles_of(*, token_hash: str | None, host: str | None, seat_tokens: list[str 
 
 def markdown_table() -> str:
     """The table as docs/table.md shows it."""
-    cols = (Role.HOST, Role.PLAYER, Role.LOCAL, Role.ANYONE)
+    cols = (Role.HOST, Role.PLAYER, Role.LOCAL, Role.GUEST, Role.ANYONE)
     lines = ["| what | " + " | ".join(c.value for c in cols) + " | refused with | note |",
              "| --- | " + " | ".join("---" for _ in cols) + " | --- | --- |"]
     for act, rule in RULES.items():

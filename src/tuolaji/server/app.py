@@ -50,7 +50,7 @@ from ..engine.match import Match
 from ..record import RecordError, from_record
 from ..ruleset import PRESETS, RuleSetError
 from ..validate import JSONInputError, TextError, check_text, loads, unencodable_path
-from .access import Act, Role, allowed, roles_of
+from .access import RULES, Act, Role, allowed, roles_of
 from .api import export_record, parse_rules, record_to_continue, rules_schema
 from .limits import AddressBook, BotBudget, Limits, TooBig, TooSlow, read_body
 from .local import is_local_player, is_loopback
@@ -437,7 +437,17 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
         """The requester's roles at ``room`` (server/access.py), from its token and address."""
         token = _token(request)
         return roles_of(token_hash=hash_token(token) if token else None, host=room.host,
-                        seat_tokens=[s.token for s in room.seats], local=local_player(request))
+                        seat_tokens=[s.token for s in room.seats], local=local_player(request),
+                        guest=room.knows_password(request.headers.get("x-tuolaji-password")))
+
+    async def readable(request: Request, act: Act) -> Room | Response:
+        """The room of the request's code, if the requester may ``act`` on it; else the refusal."""
+        room = await tables.get(request.path_params["code"])
+        if room is None:
+            return _refuse(request, "no_game", 404)
+        if not allowed(act, request_roles(request, room)):
+            return _refuse(request, RULES[act].refusal, 403)
+        return room
 
     async def info(request: Request) -> Response:
         port = request.url.port or 80
@@ -536,9 +546,9 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
         return JSONResponse({"code": room.code, "token": made, "seat": seat, "url": f"/r/{room.code}"})
 
     async def game_info(request: Request) -> Response:
-        room = await tables.get(request.path_params["code"])
-        if room is None:
-            return _refuse(request, "no_game", 404)
+        room = await readable(request, Act.INFO)
+        if isinstance(room, Response):
+            return room
         return JSONResponse({**room.room_info(), "rules": room.match.rules.to_dict(), "summary": room.public_summary(),
                              "rounds": len(room.match.rounds), "over": room.match.over})
 
@@ -557,18 +567,18 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
         return JSONResponse({"ok": True})
 
     async def export(request: Request) -> Response:
-        room = await tables.get(request.path_params["code"])
-        if room is None:
-            return _refuse(request, "no_game", 404)
+        room = await readable(request, Act.EXPORT)
+        if isinstance(room, Response):
+            return room
         data = export_record(room.match)
         stamp = time.strftime("%Y%m%d", time.localtime(room.created))
         return Response(json.dumps(data, ensure_ascii=False, indent=1), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="tuolaji-{room.code}-{stamp}.json"'})
 
     async def replay(request: Request) -> Response:
-        room = await tables.get(request.path_params["code"])
-        if room is None:
-            return _refuse(request, "no_game", 404)
+        room = await readable(request, Act.REPLAY)
+        if isinstance(room, Response):
+            return room
         try:
             number = int(request.query_params.get("round", "1"))
             seat_q = request.query_params.get("seat", "0")

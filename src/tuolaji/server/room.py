@@ -217,8 +217,14 @@ class Room:
 
     def roles(self, conn: Conn) -> frozenset[Role]:
         """What ``conn`` is at this table (server/access.py)."""
+        # a greeted connection gave the password (if the room has one) in its hello
         return roles_of(token_hash=conn.token_hash, host=self.host, seat_tokens=[s.token for s in self.seats],
-                        local=conn.local)
+                        local=conn.local, guest=conn.greeted or self.knows_password(None))
+
+    def knows_password(self, given: str | None) -> bool:
+        """Does ``given`` open this room (always, where it has no password)?"""
+        password = self.settings.get("password")
+        return not password or hash_token(given or "") == password
 
     def may(self, conn: Conn, act: Act) -> bool:
         return allowed(act, self.roles(conn), host_here=self.host_here())
@@ -582,10 +588,11 @@ class Room:
             conn.mark()
             return
         conn.lang = msg.get("lang", conn.lang)
-        password = self.settings.get("password")
-        if password and self.seat_of_token(msg.get("token") or "") is None and not conn.local \
-                and hash_token(msg.get("password") or "") != password:
-            raise MessageError("bad_password")  # a player already seated here needs no password
+        token = msg.get("token") or ""
+        # the room's players and host need no password (server/access.py)
+        require(Act.WATCH, roles_of(token_hash=hash_token(token) if token else None, host=self.host,
+                                    seat_tokens=[s.token for s in self.seats], local=conn.local,
+                                    guest=self.knows_password(msg.get("password"))))
         self.join(conn, msg.get("token"), msg.get("lang", "en"), msg.get("name", ""))
         if self.chat:
             conn.push({"type": "chat", "lines": list(self.chat)})

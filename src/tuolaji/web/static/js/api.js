@@ -18,6 +18,10 @@ async function fetchApi(path, opts) {
   /** @type {Record<string, string>} */
   // the page's language, so the server's refusals are in it (not the browser's preference)
   const headers = Object.assign({ "X-Tuolaji-Token": token(), "X-Tuolaji-Lang": lang() }, opts.headers || {});
+  // a room with a password: its record, replays and information need it too (table.js keeps it)
+  const room = /^\/api\/games\/([A-Za-z0-9]+)/.exec(path);
+  const password = room ? sessionStorage.getItem(`tuolaji.password.${room[1].toUpperCase()}`) : null;
+  if (password) headers["X-Tuolaji-Password"] = password;
   let body = opts.body;
   if (body !== undefined && typeof body !== "string") {
     body = JSON.stringify(body);
