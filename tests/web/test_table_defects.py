@@ -237,9 +237,9 @@ def test_lan_room_chat_kick_password_and_rules_help(srv: LiveServer, browser: An
         guest.click("[data-sit='2']")
         # the page sends the password it was given with its HTTP requests (record, replay, info)
         code = host.locator("#share-link").inner_text().rstrip("/").rsplit("/", 1)[-1]
-        read = "async c => { const { api } = await import('/static/js/api.js'); " \
-               "try { return (await api(`/api/games/${c}/record`, { headers: { 'X-Tuolaji-Token': '' } })).rules !== undefined; }" \
-               " catch (e) { return String(e); } }"
+        read = ("async c => { const { api } = await import('/static/js/api.js'); try { "
+                "return (await api(`/api/games/${c}/record`, { headers: { 'X-Tuolaji-Token': '' } })).rules !== undefined;"
+                " } catch (e) { return String(e); } }")
         assert guest.evaluate(read, code) is True
         guest.evaluate("() => sessionStorage.clear()")  # a page that was not given the password
         assert "需要密码" in guest.evaluate(read, code)

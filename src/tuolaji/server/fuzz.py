@@ -11,7 +11,7 @@ and query strings. After each message:
 - the server is alive (``/api/info`` answers) and no HTTP answer is a 5xx;
 - nothing was logged at ERROR level or with a traceback;
 - a refused message changed nothing (the whole match, seats, settings and status compared);
-- no message carries a card its seat may not see (:class:`~.leaks.SeatKnowledge` replays every
+- no message carries a card its seat may not see (:class:`~.leaks.ClientStream` replays every
   message each seat received).
 """
 
@@ -32,7 +32,7 @@ from ..cards import card_str, cards_str
 from ..engine.actions import Declare
 from ..engine.observation import observe
 from ..record import dumps
-from .leaks import PRETTY, SUITS, TOKEN, Leak, SeatKnowledge
+from .leaks import PRETTY, SUITS, TOKEN, ClientStream
 from .limits import Limits
 from .protocol import SCHEMAS
 from .testing import LiveServer
@@ -108,11 +108,10 @@ class Player:
                           ping_interval=None).__enter__()
         self.seat = seat
         self.report = report
-        self.know = SeatKnowledge(seat)
+        self.stream = ClientStream(seat)
         self.state: Msg | None = None
         self.stood = False
         self.seated = False
-        self.held: list[Msg] = []
         self.next_id = 0
         self.send_obj({"type": "hello", "token": token} if token else {"type": "hello"})
         welcome = self.until(lambda m: m["type"] == "welcome")
@@ -120,7 +119,7 @@ class Player:
 
     def send_raw(self, data: str | bytes) -> None:
         # cards a client names itself may come back in the refusal ("you hold no SA")
-        self.know.known.update(_named(data))
+        self.stream.sent(_named(data))
         self.ws.send(data)
 
     def send_obj(self, obj: Msg) -> int:
@@ -142,31 +141,12 @@ class Player:
                 self.report.leaks += 1
                 self.report.problem(f"seat {self.seat} stood up and still got a hand")
             return m
-        if m["type"] == "state":
-            before = set(self.know.known)
-            self.check(m)
-            self.state = m
-            # a reply is sent before the state waiting in the same connection's queue, so it may
-            # name a card played just before it that the client has not been shown yet; and that
-            # state may already be of the next round (whose start forgets the last one's cards).
-            # So a reply is judged by what the seat knew just before or just after that state.
-            held, self.held = self.held, []
-            if held:
-                after = self.know.known
-                self.know.known = before | after
-                for reply in held:
-                    self.check(reply)
-                self.know.known = after
-        else:
-            self.held.append(m)
-        return m
-
-    def check(self, m: Msg) -> None:
-        try:
-            self.know.message(m)
-        except Leak as exc:
+        for exc in self.stream.received(m):
             self.report.leaks += 1
             self.report.problem(f"leak: {exc}: {json.dumps(m, ensure_ascii=False)[:400]}")
+        if m["type"] == "state":
+            self.state = m
+        return m
 
     def until(self, pred: Callable[[Msg], bool], timeout: float = 20.0) -> Msg:
         deadline = time.monotonic() + timeout
@@ -182,6 +162,7 @@ class Player:
         while True:
             m = self.recv(20.0)
             if m["type"] == "pong" and m.get("re") == pid:
+                self.stream.settled()
                 return got
             got.append(m)
 

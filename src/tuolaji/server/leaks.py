@@ -22,6 +22,7 @@ CARD_KEYS = {"hand", "cards", "kitty", "attempted", "card", "from_kitty", "decla
 TEXT_KEYS = {"why", "reason", "note"}
 PRETTY = re.compile(r"([♠♥♣♦])(10|[2-9JQKA])|(大王|小王)")
 SUITS = {"♠": "S", "♥": "H", "♣": "C", "♦": "D"}
+ECHOING = {"refused", "checked"}  # replies that may repeat what the client sent
 TOKEN = re.compile(r"^(?:[SHCD](?:10|[2-9JQKA])|BJ|LJ)$")
 
 
@@ -102,7 +103,9 @@ class SeatKnowledge:
         elif kind == "friend_called":
             self.known.add(e["card"])
 
-    def message(self, m: dict[str, Any]) -> None:
+    def message(self, m: dict[str, Any], echoed: frozenset[str] = frozenset()) -> None:
+        """Judge one message; ``echoed``: cards the client named itself in the message this one
+        answers (a refusal may repeat them: "you hold no ♠A"), allowed in replies only."""
         if m["type"] == "state":
             assert "events_skipped" not in m
             for e in m.get("events", []):
@@ -118,7 +121,59 @@ class SeatKnowledge:
                 if not (v["phase"] == "done" or self.buried_own):
                     raise Leak("the buried kitty was shown to another seat")
         cards = card_strings(m)
-        leaked = {c for c in cards if c not in self.known}
+        allowed = self.known | echoed if m["type"] in ECHOING else self.known
+        leaked = {c for c in cards if c not in allowed}
         if not (not leaked):
             raise Leak(f"seat {self.seat} was sent hidden cards {sorted(leaked)} in a {m['type']!r} message")
         self.checked += 1
+
+
+class ClientStream:
+    """One client's messages in the order they arrive, each judged by :class:`SeatKnowledge`.
+
+    A reply (a refusal, a check, a pong) is queued before the state waiting on the same
+    connection, so it may name a card played just before it that the client has not been shown
+    yet, and that state may already be of the next round (whose start forgets the last one's
+    cards): a reply is judged when the next state comes, by what the seat knew just before or
+    just after it. The cards a client names itself (:meth:`sent`) excuse the refusal that
+    repeats them, and nothing else: they are kept with each reply, not added to what the seat
+    knows, so neither a round starting in between nor a later state can lose or hide them.
+    """
+
+    def __init__(self, seat: int | None) -> None:
+        self.know = SeatKnowledge(seat)
+        self.named: frozenset[str] = frozenset()
+        self.held: list[tuple[dict[str, Any], frozenset[str]]] = []
+
+    def sent(self, named: set[str] | frozenset[str]) -> None:
+        """The client sent a message naming these cards; replies from now on may repeat them."""
+        self.named |= named
+
+    def settled(self) -> None:
+        """Everything the client sent so far has been answered (a ping it sent last was)."""
+        self.named = frozenset()
+
+    def received(self, m: dict[str, Any]) -> list[Leak]:
+        """Take one message; the leaks found (in it, or in the replies it let be judged)."""
+        if m["type"] != "state":
+            self.held.append((m, self.named))
+            return []
+        before = set(self.know.known)
+        found = self._judge(m, frozenset())
+        held, self.held = self.held, []
+        if held:
+            after = self.know.known
+            self.know.known = before | after
+            try:
+                for reply, named in held:
+                    found += self._judge(reply, named)
+            finally:
+                self.know.known = after
+        return found
+
+    def _judge(self, m: dict[str, Any], named: frozenset[str]) -> list[Leak]:
+        try:
+            self.know.message(m, named)
+        except Leak as exc:
+            return [exc]
+        return []
