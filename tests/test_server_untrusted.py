@@ -158,3 +158,24 @@ def test_store_reads_back_what_it_wrote(tmp_path: Path) -> None:
     store = Store(tmp_path / "x.sqlite3")
     assert store.codes() == set()
     store.close()
+
+
+def test_a_client_gone_before_its_refusal_logs_no_traceback(srv: LiveServer, caplog: pytest.LogCaptureFixture) -> None:
+    """An oversized first frame to an unknown room: the protocol closes the socket while the
+    room is looked up, and the refusal that follows must not log "Exception in ASGI application"
+    (the full fuzz run's only tracebacks)."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    caplog.clear()
+    with caplog.at_level(logging.ERROR):
+        for i in range(12):
+            with connect(srv.url.replace("http", "ws", 1) + f"/ws/NOROOM{i}", open_timeout=10,
+                         ping_interval=None) as ws:
+                try:
+                    ws.send("x" * 300_000)
+                    ws.recv(5)
+                except (ConnectionClosed, TimeoutError):
+                    pass
+        assert httpx.get(srv.url + "/api/info", timeout=10).status_code == 200  # the log has caught up
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text[:2000]

@@ -42,7 +42,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import __version__
 from ..cards import cards_str
@@ -331,6 +331,14 @@ class Tables:
 
 
 # ------------------------------------------------------------------ helpers
+async def _turn_away(websocket: WebSocket, code: str, reason: str, close_code: int) -> None:
+    """Refuse a connection and close it; one that is already gone (a client that sent an oversized
+    frame is closed by the protocol while its room is looked up) needs nothing more."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        await websocket.send_text(json.dumps({"type": "refused", "code": code, "reason": reason}))
+        await websocket.close(code=close_code)
+
+
 def _json_error(message: str, status: int = 400, code: str = "bad_request") -> JSONResponse:
     return JSONResponse({"error": message, "code": code}, status_code=status)
 
@@ -639,14 +647,10 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
         room = await tables.get(code)
         lang = "zh" if websocket.headers.get("accept-language", "").lower().startswith("zh") else "en"
         if room is None:
-            await websocket.send_text(json.dumps({"type": "refused", "code": "no_room",
-                                                  "reason": reason_text("no_room", lang, room=code[:8])}))
-            await websocket.close(code=4404)
+            await _turn_away(websocket, "no_room", reason_text("no_room", lang, room=code[:8]), 4404)
             return
         if len(room.conns) >= limits.connections_per_room:
-            await websocket.send_text(json.dumps({"type": "refused", "code": "room_full",
-                                                  "reason": reason_text("room_full", lang)}))
-            await websocket.close(code=4429)
+            await _turn_away(websocket, "room_full", reason_text("room_full", lang), 4429)
             return
         conn = Conn(lang=lang, local=local_player(websocket))
         await serve_socket(websocket, room, conn, limits=limits, after=tables.save_now)

@@ -431,11 +431,14 @@ def run(*, messages: int, seed: int = 1, db: str = ":memory:", progress: Callabl
     """Fuzz a fresh in-process server with about ``messages`` messages; the report counts problems."""
     report = Report()
     watch = LogWatch()
-    root = logging.getLogger()
+    root, uvicorn_log = logging.getLogger(), logging.getLogger("uvicorn")
     root.addHandler(watch)
     t0 = time.monotonic()
     try:
         with LiveServer(db, allow_seed=True, limits=FUZZ_LIMITS) as srv:
+            # uvicorn's own loggers do not pass their records up to the root logger (its logging
+            # configuration, applied as the server is made): watch them where they are written
+            uvicorn_log.addHandler(watch)
             rng = random.Random(seed)
             fz = Fuzzer(srv, rng, report)
             fz.new_table()
@@ -470,6 +473,7 @@ def run(*, messages: int, seed: int = 1, db: str = ":memory:", progress: Callabl
                 report.crashes += 1
     finally:
         root.removeHandler(watch)
+        uvicorn_log.removeHandler(watch)
     report.tracebacks = len(watch.bad)
     for line in watch.bad[:20]:
         report.problem(f"log: {line}")
