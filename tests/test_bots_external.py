@@ -34,8 +34,10 @@ ECHO = """
     import json, os, sys
     for line in sys.stdin:
         msg = json.loads(line)
-        print(json.dumps({"pid": os.getpid(), **{k: v for k, v in msg.items() if k != "state"},
-                          "hand": msg.get("state", {}).get("hand")}), file=sys.stderr, flush=True)
+        # one write per line: the seats' programs share the log file, and print() may write a
+        # line and its newline separately, so two programs' lines could run together
+        os.write(2, (json.dumps({"pid": os.getpid(), **{k: v for k, v in msg.items() if k != "state"},
+                                 "hand": msg.get("state", {}).get("hand")}) + "\\n").encode())
         if "event" in msg:
             continue
         d = msg["decision"]
@@ -142,7 +144,10 @@ def test_slow_bot_times_out_and_falls_back(tmp_path: Path) -> None:
             n += 1
             req = json.loads(line)
             if n in (3, 40):
-                time.sleep(0.6)  # too slow for this decision; the answer arrives late and is skipped
+                # too slow for this decision; the answer arrives late and is skipped. Far slower
+                # than the timeout: a loaded machine that leaves the waiting side unscheduled for
+                # a while could otherwise find the answer in time
+                time.sleep(2.0)
             print(json.dumps({"id": req["id"], "cards": None if req["decision"] == "declare" else
                               (req["legal"][0] if req["decision"] == "play" else req["state"]["hand"][:8])}),
                   flush=True)

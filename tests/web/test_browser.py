@@ -101,7 +101,12 @@ def test_two_browsers_play_in_one_lan_room(srv: LiveServer, browser: Any) -> Non
     ctx_b.close()
 
 
-def test_reload_mid_round_resumes(srv: LiveServer, context: Any) -> None:
+def test_reload_mid_round_resumes(srv: LiveServer, context: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the reload must come back within the reconnect grace, or the computer rightly plays the
+    # turn meanwhile (the hand changes): 3 s is short for a page reload on a loaded machine
+    from tuolaji.server import room as room_module
+
+    monkeypatch.setattr(room_module, "RECONNECT_GRACE", 120.0)
     page = context.new_page()
     new_game(page, srv.url)
     play_until([page], lambda: phase(page) == "play" and my_turn(page) and len(hand(page)) <= 22)

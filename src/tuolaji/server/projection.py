@@ -171,36 +171,60 @@ class EventLog:
 
     An event that hides something (a dealt card, the kitty) is shown whole only to the seat it
     belongs to; every other seat gets its redacted form.
+
+    Only the current round's and the last finished round's JSON is kept (``base`` is the index
+    of the first event kept): a long match would otherwise hold every event of every round
+    twice, as objects and as JSON. Older events are only wanted again by a client or a save
+    that fell a whole round behind, and are built again for it.
     """
 
     def __init__(self, match: Match) -> None:
         self.match = match
-        # per event: (its JSON, the seat that may see it whole or None for everyone, the JSON others get)
+        self.base = 0
+        # per event from ``base``: (its JSON, the seat that may see it whole or None for everyone, the JSON others get)
         self.cache: list[tuple[WireEvent, int | None, WireEvent | None]] = []
+        self.starts: list[int] = []  # indices of the round starts from ``base`` on
+
+    @staticmethod
+    def _entry(ev: Event) -> tuple[WireEvent, int | None, WireEvent | None]:
+        full = cast("WireEvent", ev.to_dict())
+        hidden = ev.redacted(None)
+        if hidden is ev:
+            return full, None, None
+        assert isinstance(ev, OWNED_EVENTS), f"{type(ev).__name__} hides something from its own seat"
+        return full, ev.seat, cast("WireEvent", hidden.to_dict())
 
     def _fill(self) -> None:
         events = self.match.events
         cache = self.cache
-        while len(cache) < len(events):
-            ev: Event = events[len(cache)]
-            full = cast("WireEvent", ev.to_dict())
-            hidden = ev.redacted(None)
-            if hidden is ev:
-                cache.append((full, None, None))
-            else:
-                assert isinstance(ev, OWNED_EVENTS), f"{type(ev).__name__} hides something from its own seat"
-                cache.append((full, ev.seat, cast("WireEvent", hidden.to_dict())))
+        n = len(events)
+        if n < self.base + len(cache):  # pragma: no cover - events are only appended
+            raise RuntimeError("the match's events went back")
+        while self.base + len(cache) < n:
+            i = self.base + len(cache)
+            if isinstance(events[i], RoundStarted):
+                self.starts.append(i)
+            cache.append(self._entry(events[i]))
+        if len(self.starts) > 2:  # forget what comes before the last finished round
+            keep = self.starts[-2]
+            del cache[:keep - self.base]
+            del self.starts[:-2]
+            self.base = keep
+
+    def _entries(self, start: int, end: int) -> list[tuple[WireEvent, int | None, WireEvent | None]]:
+        self._fill()
+        base = self.base
+        old = [self._entry(ev) for ev in self.match.events[start:min(end, base)]] if start < base else []
+        return old + self.cache[max(0, start - base):max(0, end - base)]
 
     def for_seat(self, start: int, end: int, seat: int | None) -> list[WireEvent]:
         """Events ``start:end`` as ``seat`` may see them."""
-        self._fill()
         return [full if owner is None or owner == seat else cast("WireEvent", other)
-                for full, owner, other in self.cache[start:end]]
+                for full, owner, other in self._entries(start, end)]
 
     def full(self, start: int) -> list[tuple[int, WireEvent]]:
         """Events from ``start`` whole, as (index, JSON) pairs for saving (shared: do not change them)."""
-        self._fill()
-        return [(i, self.cache[i][0]) for i in range(start, len(self.cache))]
+        return [(i, entry[0]) for i, entry in enumerate(self._entries(start, len(self.match.events)), start)]
 
 
 # ------------------------------------------------------------------ replays
