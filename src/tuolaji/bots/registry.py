@@ -23,7 +23,7 @@ BOTS: dict[str, Factory] = {
 DIFFICULTIES: dict[str, str] = {
     "easy": "human:level=easy",
     "normal": "human:level=normal",
-    "hard": "search:steps=1000,time=0.3",
+    "hard": "search:steps=1000,setup_steps=2000,endgame_nodes=8000,time=0.3",
     "expert": "search",
 }
 ORACLE_ONLY = frozenset({"oracle"})  # bots that see hidden cards: tournaments only
