@@ -221,3 +221,19 @@ def test_search_overrules_the_heuristic_only_on_clear_evidence() -> None:
     assert pick([[0.0, 0.0], [5.0, 5.0]], 1.0) == 0  # two samples prove nothing
     assert pick([[0.0] * 6, [1.0, 1.1, 0.9, 1.0, 1.2, 0.8]], 1.0) == 1
     assert pick([[0.0] * 6, [3.0, -3.0, 3.0, -2.0, 3.0, -3.0]], 1.0) == 0  # better on average, too noisy
+
+
+def test_the_search_clock_counts_work_not_waiting() -> None:
+    """The time cap reads this thread's CPU time: time spent waiting (a busy machine, other
+    threads) does not end a search early."""
+    import time
+
+    from tuolaji.bots.clock import clock
+
+    t0 = clock()
+    time.sleep(0.2)
+    waited = clock() - t0
+    t0 = clock()
+    sum(i * i for i in range(300_000))
+    worked = clock() - t0
+    assert waited < 0.05 and worked > 0
