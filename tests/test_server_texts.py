@@ -16,9 +16,9 @@ import pytest
 pytest.importorskip("starlette")
 
 from server_util import Client, create_game  # noqa: E402
+from tuolaji.messages import catalog  # noqa: E402
 from tuolaji.ruleset import PRESETS, RuleSet, RuleSetError, load_rules  # noqa: E402
 from tuolaji.server.protocol import MessageError, parse_message  # noqa: E402
-from tuolaji.server.rules_text import OPTIONS, SETTINGS, rules_error_text  # noqa: E402
 from tuolaji.server.testing import LiveServer  # noqa: E402
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -49,18 +49,19 @@ def test_rule_refusals_in_chinese(spec: Any) -> None:
             RuleSet.from_dict(spec)  # type: ignore[arg-type]
         else:
             load_rules(spec)
-    chinese(rules_error_text(err.value, "zh"))
-    assert rules_error_text(err.value, "en") == str(err.value)
+    chinese(err.value.message("zh"))
+    assert err.value.message("en") == str(err.value)
 
 
 def test_every_setting_and_option_has_chinese() -> None:
+    settings, options = catalog("zh")["setting"], catalog("zh")["option"]
     for f in dataclasses.fields(RuleSet):
-        assert f.name in SETTINGS, f"setting {f.name} has no label"
+        assert f.name in settings, f"setting {f.name} has no label"
         value = getattr(RuleSet(), f.name)
         if isinstance(value, StrEnum):
             for option in type(value):
-                assert option.value in OPTIONS, f"{f.name}={option.value} has no label"
-                assert CJK.search(OPTIONS[option.value][1])
+                assert option.value in options, f"{f.name}={option.value} has no label"
+                assert CJK.search(options[option.value])
 
 
 @pytest.mark.parametrize("raw", [

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from .cards import BJ, LJ, is_joker, is_level_card, is_red, suit_of
-from .errors import Reason
+from .errors import IllegalAction, Reason
 from .ruleset import DeclareStyle, RuleSet
 
 SUIT_RANK = (4, 3, 2, 1)  # ♠ > ♥ > ♣ > ♦ for suit-order overrides (seed 004)
@@ -32,38 +32,42 @@ class Bid(NamedTuple):
 
 
 def read_bid(seat: int, cards: Sequence[int], level_rank: int, rules: RuleSet) -> Bid:
-    """Interpret shown cards as a declaration; raise ValueError saying why they cannot declare."""
+    """Interpret shown cards as a declaration; raise IllegalAction (``bad_declaration``, a ValueError)
+    saying why they cannot declare."""
     if not cards:
-        raise ValueError("show at least one card")
+        raise _refused(Reason.DECLARE_NOTHING)
     jokers = [c for c in cards if is_joker(c)]
     plain = [c for c in cards if not is_joker(c)]
     if not plain:  # a joker pair (or more) declares no-trump
         if any(c != jokers[0] for c in jokers):
-            raise ValueError("a no-trump declaration shows identical jokers")
+            raise _refused(Reason.DECLARE_MIXED_JOKERS)
         if len(jokers) < 2:
-            raise ValueError("a single joker cannot declare; a joker pair declares no-trump")
+            raise _refused(Reason.DECLARE_SINGLE_JOKER)
         if len(jokers) > rules.decks:
-            raise ValueError(f"at most {rules.decks} copies exist")
+            raise _refused(Reason.DECLARE_COPIES, decks=rules.decks)
         card = jokers[0]
         return Bid(seat, card, len(jokers), (10 if card == LJ else 20) + len(jokers), None)
     if any(c != plain[0] for c in plain):
-        raise ValueError("show one level card, or identical level cards")
+        raise _refused(Reason.DECLARE_MIXED)
     card, count = plain[0], len(plain)
     if not is_level_card(card, level_rank):
-        raise ValueError("declare with a card of the level rank")
+        raise _refused(Reason.DECLARE_NOT_LEVEL)
     if count > rules.decks:
-        raise ValueError(f"at most {rules.decks} copies exist")
+        raise _refused(Reason.DECLARE_COPIES, decks=rules.decks)
     suit = suit_of(card)
     joker: int | None = None
     if rules.declare_style == DeclareStyle.JOKER_BACKED:
         need = BJ if is_red(suit) else LJ  # big joker backs red suits, little joker black
         if jokers != [need]:
-            name = "big joker" if need == BJ else "little joker"
-            raise ValueError(f"show the level card(s) with one {name} (joker-backed declaring)")
+            raise _refused(Reason.DECLARE_WITH_BIG_JOKER if need == BJ else Reason.DECLARE_WITH_SMALL_JOKER)
         joker = need
     elif jokers:
-        raise ValueError("jokers declare only as a pair, for no-trump")
+        raise _refused(Reason.DECLARE_JOKERS_PAIR)
     return Bid(seat, card, count, count, suit, joker)
+
+
+def _refused(why: Reason, **fields: object) -> IllegalAction:
+    return IllegalAction(Reason.BAD_DECLARATION, why=why, **fields)
 
 
 def shown_cards(seat: int, cards: Sequence[int], current: Bid | None) -> list[int]:

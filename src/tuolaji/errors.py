@@ -14,6 +14,10 @@ class Reason(StrEnum):
     (:mod:`tuolaji.messages`); a test checks that both catalogs cover exactly these codes.
     """
 
+    ACTION_CARDS = "action_cards"
+    ACTION_NOT_OBJECT = "action_not_object"
+    ACTION_SEAT = "action_seat"
+    ACTION_TYPE = "action_type"
     ALREADY_SEATED = "already_seated"
     ALREADY_STARTED = "already_started"
     BAD_ACTION = "bad_action"
@@ -34,6 +38,15 @@ class Reason(StrEnum):
     DEAL_NOT_DONE = "deal_not_done"
     DEALER_SIDE_DECLARES = "dealer_side_declares"
     DECLARATION_LOCKED = "declaration_locked"
+    DECLARE_COPIES = "declare_copies"
+    DECLARE_JOKERS_PAIR = "declare_jokers_pair"
+    DECLARE_MIXED = "declare_mixed"
+    DECLARE_MIXED_JOKERS = "declare_mixed_jokers"
+    DECLARE_NOT_LEVEL = "declare_not_level"
+    DECLARE_NOTHING = "declare_nothing"
+    DECLARE_SINGLE_JOKER = "declare_single_joker"
+    DECLARE_WITH_BIG_JOKER = "declare_with_big_joker"
+    DECLARE_WITH_SMALL_JOKER = "declare_with_small_joker"
     EMPTY_PLAY = "empty_play"
     FILE_TOO_BIG = "file_too_big"
     FOREIGN_SAVE = "foreign_save"
@@ -54,6 +67,7 @@ class Reason(StrEnum):
     NO_ROOM = "no_room"
     NO_ROUND = "no_round"
     NO_SEED = "no_seed"
+    NOT_A_CARD = "not_a_card"
     NOT_A_PLAYER = "not_a_player"
     NOT_ALLOWED = "not_allowed"
     NOT_DEALER = "not_dealer"
@@ -68,6 +82,9 @@ class Reason(StrEnum):
     NOT_YOUR_TURN = "not_your_turn"
     NOT_YOURS = "not_yours"
     OVERRIDE_NEEDS_PAIR = "override_needs_pair"
+    REDEAL_ATTACKERS = "redeal_attackers"
+    REDEAL_OFF = "redeal_off"
+    REDEAL_POINTS = "redeal_points"
     ROOM_FULL = "room_full"
     ROUND_BREAK = "round_break"
     ROUND_OVER = "round_over"
@@ -95,10 +112,21 @@ class RuleError(ValueError):
     def __init__(self, code: Reason, **fields: object) -> None:
         self.code = code
         self.fields = fields
-        super().__init__(self.message("en"))
+        super().__init__(code)  # the text is made when read: refusals are often caught and dropped
+
+    def __str__(self) -> str:
+        return self.message("en")
 
     def message(self, lang: str = "en") -> str:
-        return text("reason", self.code, lang, **self.fields)
+        return reason_message(self.code, lang, **self.fields)
+
+
+def reason_message(code: str, lang: str, /, **fields: object) -> str:
+    """A refusal's text. A field that is itself a :class:`Reason` (the ``why`` of a refusal) and
+    a ``phase`` are shown in the same language, never as English inside a Chinese sentence."""
+    shown = {k: reason_message(v, lang, **{f: x for f, x in fields.items() if f != k}) if isinstance(v, Reason)
+             else text("phase", str(v), lang) if k == "phase" else v for k, v in fields.items()}
+    return text("reason", code, lang, **shown)
 
 
 class IllegalAction(RuleError):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import replace
+from enum import StrEnum
 from typing import Any
 
 from .cards import CardError, cards_str, new_deck, parse_cards
@@ -35,6 +36,7 @@ from .engine.events import (
 )
 from .engine.match import Match
 from .errors import IllegalAction
+from .messages import text
 from .ruleset import RuleSet, RuleSetError
 from .validate import JSONInputError, unencodable_path
 from .validate import loads as loads_json
@@ -44,8 +46,48 @@ VERSION = 1
 MAX_DEPTH = 16  # a record is 4 levels deep (events → event → cards → card)
 
 
+class RecordProblem(StrEnum):
+    """What is wrong with a record; the texts are the catalogs' ``record`` section."""
+
+    ACTION_REFUSED = "action_refused"
+    BAD_TEXT = "bad_text"
+    DEAL_CARD = "deal_card"
+    DEAL_INCOMPLETE = "deal_incomplete"
+    DEALS = "deals"
+    EVENT_DIFFERS = "event_differs"
+    EVENT_NOT_ACTION = "event_not_action"
+    EVENT_UNREADABLE = "event_unreadable"
+    EVENTS = "events"
+    FEW_DEALS = "few_deals"
+    FORMAT = "format"
+    NOT_JSON = "not_json"
+    NOT_OBJECT = "not_object"
+    RULES = "rules"
+    SAVE_DAMAGED = "save_damaged"
+    SEED = "seed"
+    TOO_DEEP = "too_deep"
+    TOO_MANY_ROUNDS = "too_many_rounds"
+    VERSION = "version"
+
+
 class RecordError(ValueError):
-    """A record that cannot be loaded; the message says where it is damaged."""
+    """A record that cannot be loaded; the message says where it is damaged, in the reader's
+    language (``detail``: an English-only detail for developers, which Chinese leaves out)."""
+
+    def __init__(self, problem: RecordProblem, /, **fields: object) -> None:
+        self.problem = problem
+        self.fields = fields
+        super().__init__(problem)
+
+    def __str__(self) -> str:
+        return self.message("en")
+
+    def message(self, lang: str = "en") -> str:
+        return text("record", self.problem, lang, **self.fields)
+
+    @classmethod
+    def from_json(cls, exc: JSONInputError) -> RecordError:
+        return cls(RecordProblem.TOO_DEEP if exc.code == "too_deep" else RecordProblem.NOT_JSON, detail=str(exc))
 
 
 def to_record(match: Match) -> dict[str, Any]:
@@ -91,47 +133,46 @@ def from_record(data: Any) -> Match:
         try:
             data = loads_json(data, max_depth=MAX_DEPTH)
         except JSONInputError as exc:
-            raise RecordError(f"record is {exc}") from None
+            raise RecordError.from_json(exc) from None
     if not isinstance(data, dict):
-        raise RecordError("record must be a JSON object")
+        raise RecordError(RecordProblem.NOT_OBJECT)
     bad = unencodable_path(data, max_depth=MAX_DEPTH)
     if bad is not None:
-        raise RecordError(f"record is nested too deep or holds text that is not valid Unicode at {bad[:80]}")
+        raise RecordError(RecordProblem.BAD_TEXT, where=bad[:80])
     if data.get("format") != FORMAT:
-        raise RecordError(f"'format' must be {FORMAT!r}, not {data.get('format')!r}")
+        raise RecordError(RecordProblem.FORMAT, expected=repr(FORMAT), got=repr(data.get("format"))[:40])
     if data.get("version") != VERSION:
-        raise RecordError(f"record version {data.get('version')!r} is not supported (this is version {VERSION})")
+        raise RecordError(RecordProblem.VERSION, got=repr(data.get("version"))[:40], version=VERSION)
     try:
         rules = RuleSet.from_dict(data.get("rules", {}))
-        rules.check_supported()
     except RuleSetError as exc:
-        raise RecordError(f"'rules': {exc}") from None
+        raise RecordError(RecordProblem.RULES, cause=exc) from None
     raw_deals = data.get("deals")
     if not isinstance(raw_deals, list) or not raw_deals:
-        raise RecordError("'deals' must be a non-empty list of deals")
+        raise RecordError(RecordProblem.DEALS)
     full = Counter(new_deck(rules.decks))
     deals = []
     for i, d in enumerate(raw_deals):
         try:
             cards = parse_cards(d) if isinstance(d, list) else None
         except CardError as exc:
-            raise RecordError(f"'deals'[{i}]: {exc}") from None
+            raise RecordError(RecordProblem.DEAL_CARD, i=i, detail=str(exc)) from None
         if cards is None or Counter(cards) != full:
-            raise RecordError(f"'deals'[{i}] is not a complete {rules.decks}-deck deal")
+            raise RecordError(RecordProblem.DEAL_INCOMPLETE, i=i, decks=rules.decks)
         deals.append(cards)
     seed = data.get("seed")
     if seed is not None and type(seed) is not int:
-        raise RecordError("'seed' must be an integer or null")
+        raise RecordError(RecordProblem.SEED)
     raw_events = data.get("events")
     if not isinstance(raw_events, list):
-        raise RecordError("'events' must be a list")
+        raise RecordError(RecordProblem.EVENTS)
     match = Match(rules=rules, seed=seed, deals=deals)
     expected: list[Event] = []
     for i, raw in enumerate(raw_events):
         try:
             expected.append(event_from_dict(raw))
         except (ValueError, TypeError, CardError) as exc:
-            raise RecordError(f"'events'[{i}]: {exc}") from None
+            raise RecordError(RecordProblem.EVENT_UNREADABLE, i=i, detail=str(exc)) from None
     match_events = match.events
     # The engine re-derives every event; the record must agree with it one for one.
     pos = 0
@@ -141,17 +182,17 @@ def from_record(data: Any) -> Match:
     while pos < len(expected):
         action = action_of_event(expected[pos])
         if action is None:
-            raise RecordError(f"'events'[{pos}]: {expected[pos].to_dict()['e']} event where an action was expected")
+            raise RecordError(RecordProblem.EVENT_NOT_ACTION, i=pos, event=expected[pos].to_dict()["e"])
         before = len(match_events)
         try:
             match.apply(action)
         except IllegalAction as exc:
-            raise RecordError(f"'events'[{pos}]: the engine refuses this action: {exc}") from None
+            raise RecordError(RecordProblem.ACTION_REFUSED, i=pos, cause=exc) from None
         for ev in match_events[before:]:
             _expect(expected, pos, ev)
             pos += 1
     if len(match.deals) > len(deals):
-        raise RecordError("'deals' has fewer deals than the events need")
+        raise RecordError(RecordProblem.FEW_DEALS)
     return match
 
 
@@ -162,10 +203,8 @@ def _expect(expected: list[Event], pos: int, got: Event) -> None:
     if isinstance(want, Played) and isinstance(got, Played) and want.beaten_by is None:
         got = replace(got, beaten_by=None, beating=None)  # written before failed throws named who beat them
     if want != got:
-        raise RecordError(
-            f"'events'[{pos}] is {json.dumps(expected[pos].to_dict(), ensure_ascii=False)} "
-            f"but the game gives {json.dumps(got.to_dict(), ensure_ascii=False)}"
-        )
+        raise RecordError(RecordProblem.EVENT_DIFFERS, i=pos, event=json.dumps(want.to_dict(), ensure_ascii=False),
+                          got=json.dumps(got.to_dict(), ensure_ascii=False))
 
 
 def loads(text: str) -> Match:

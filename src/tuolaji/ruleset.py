@@ -1,8 +1,8 @@
 """One frozen, validated, serialisable settings object for every rule variant.
 
 Every variant that ``RULES.md`` names is a field here with the default rule as its default.
-Settings that the engine does not implement yet are refused by :func:`RuleSet.check_supported`
-with an error naming the field, so a game never silently plays a different rule.
+A setting that cannot be played raises :class:`RuleSetError`, which names the setting and says
+why in the player's language (the ``rules`` section of the message catalogs).
 """
 
 from __future__ import annotations
@@ -14,9 +14,66 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
+from .messages import lang_code, text
+
+
+class RulesProblem(StrEnum):
+    """Why a rule set cannot be played; the texts are the catalogs' ``rules`` section."""
+
+    BAD_CHAR = "bad_char"
+    BAD_CHOICE = "bad_choice"
+    CARDS_NOT_USED = "cards_not_used"
+    EMPTY_OR_ONE_OF = "empty_or_one_of"
+    FILE_NOT_JSON = "file_not_json"
+    FILE_UNREADABLE = "file_unreadable"
+    MINUTES_NEEDED = "minutes_needed"
+    NO_PRESET = "no_preset"
+    NOT_A_LEVEL = "not_a_level"
+    NOT_BOOL = "not_bool"
+    NOT_INTEGER = "not_integer"
+    NOT_LEVEL_LIST = "not_level_list"
+    NOT_OBJECT = "not_object"
+    NOT_ONE_OF = "not_one_of"
+    NOT_POSITIVE = "not_positive"
+    NOT_SPEC = "not_spec"
+    NOT_TEXT = "not_text"
+    NOT_WHOLE = "not_whole"
+    OUT_OF_RANGE = "out_of_range"
+    ROUNDS_NEEDED = "rounds_needed"
+    TARGET_NOT_ABOVE_START = "target_not_above_start"
+    TOO_LONG = "too_long"
+    UNKNOWN_SETTINGS = "unknown_settings"
+
 
 class RuleSetError(ValueError):
+    """A rule set that cannot be played: a :class:`RulesProblem` and the fields its text takes.
+
+    ``setting`` is a setting's name (English shows the name, Chinese its label); ``choices`` and
+    ``presets`` are lists of option values and preset names, shown by their labels.
+    """
+
     code = "bad_rules"
+
+    def __init__(self, problem: RulesProblem, /, **fields: object) -> None:
+        self.problem = problem
+        self.fields = fields
+        super().__init__(self.message("en"))
+
+    def message(self, lang: str = "en") -> str:
+        zh = lang_code(lang) == "zh"
+        sep = "、" if zh else ", "
+        shown: dict[str, object] = {}
+        for key, value in self.fields.items():
+            if key == "setting":
+                shown[key] = f"“{text('setting', str(value), lang)}”" if zh else f"{str(value)!r}"
+            elif key in ("choices", "presets") and isinstance(value, (list, tuple)):
+                section = "option" if key == "choices" else "preset"
+                shown[key] = sep.join(text(section, str(v), lang) if zh else str(v) for v in value)
+            elif key == "names" and isinstance(value, (list, tuple)):
+                shown[key] = sep.join(map(str, value))
+            else:
+                shown[key] = value
+        return text("rules", self.problem, lang, **shown)
 
 
 class Partnership(StrEnum):
@@ -131,10 +188,8 @@ class RuleSet:
                 try:
                     object.__setattr__(self, f.name, kind(value))
                 except ValueError:
-                    options = ", ".join(m.value for m in kind)
-                    raise RuleSetError(
-                        f"setting {f.name!r} cannot be {value!r}: choose one of {options}"
-                    ) from None
+                    raise RuleSetError(RulesProblem.BAD_CHOICE, setting=f.name, value=repr(value),
+                                       choices=[m.value for m in kind]) from None
         if isinstance(self.must_defend, list):
             object.__setattr__(self, "must_defend", tuple(self.must_defend))
         self._validate()
@@ -143,61 +198,57 @@ class RuleSet:
         for name, limit in (("name", 60), ("description", 1000)):
             value = getattr(self, name)
             if not isinstance(value, str):
-                raise RuleSetError(f"setting {name!r} must be text, not {type(value).__name__}")
+                raise RuleSetError(RulesProblem.NOT_TEXT, setting=name)
             if len(value) > limit:
-                raise RuleSetError(f"setting {name!r} is too long ({len(value)} characters, at most {limit})")
+                raise RuleSetError(RulesProblem.TOO_LONG, setting=name, n=len(value), limit=limit)
             bad = next((ch for ch in value if _bad_char(ch)), None)
             if bad is not None:
-                raise RuleSetError(f"setting {name!r} holds a character that is not allowed ({ascii(bad)})")
+                raise RuleSetError(RulesProblem.BAD_CHAR, setting=name, char=ascii(bad))
 
 
     def _validate(self) -> None:
-        def need(cond: bool, name: str, what: str) -> None:
+        def need(cond: bool, name: str, problem: RulesProblem, **fields: object) -> None:
             if not cond:
-                raise RuleSetError(f"setting {name!r} {what}")
+                raise RuleSetError(problem, setting=name, **fields)
 
         self._validate_text()
         for name in ("decks", "players", "throw_penalty_points", "redeal_request_max_points"):
-            need(type(getattr(self, name)) is int, name, "must be an integer")
+            need(type(getattr(self, name)) is int, name, RulesProblem.NOT_INTEGER)
         for name in (
             "suit_order_overrides", "self_override", "pair_locks", "override_after_bury",
             "redeal_request", "override_count_multiplies_stake", "notrump_level_tractor",
             "jokers_declare_first", "scale_with_decks", "joker_level",
         ):
-            need(isinstance(getattr(self, name), bool), name, "must be true or false")
-        need(1 <= self.decks <= 4, "decks", f"must be 1 to 4, not {self.decks}")
-        need(self.players in (4, 6, 8), "players", f"must be 4, 6 or 8, not {self.players}")
+            need(isinstance(getattr(self, name), bool), name, RulesProblem.NOT_BOOL)
+        need(1 <= self.decks <= 4, "decks", RulesProblem.OUT_OF_RANGE, low=1, high=4, value=self.decks)
+        need(self.players in (4, 6, 8), "players", RulesProblem.NOT_ONE_OF, choices=["4", "6", "8"], value=self.players)
         for name in ("hand_size", "kitty_size", "level_cap", "match_rounds", "match_minutes"):
             v = getattr(self, name)
-            need(v is None or (type(v) is int and v >= 0), name, "must be empty or a whole number")
+            need(v is None or (type(v) is int and v >= 0), name, RulesProblem.NOT_WHOLE)
         total = 54 * self.decks
         need(
             self.hand_size_value * self.players + self.kitty_size_value == total,
-            "hand_size",
-            f"and kitty_size must use all {total} cards: {self.players} x "
-            f"{self.hand_size_value} + {self.kitty_size_value} != {total}",
+            "hand_size", RulesProblem.CARDS_NOT_USED,
+            players=self.players, hand=self.hand_size_value, kitty=self.kitty_size_value, total=total,
         )
-        need(self.hand_size_value > 0, "hand_size", "must be positive")
+        need(self.hand_size_value > 0, "hand_size", RulesProblem.NOT_POSITIVE)
         need(isinstance(self.start_level, str) and self.start_level in LEVEL_TOKENS, "start_level",
-             f"must be one of {', '.join(LEVEL_TOKENS)}, not {self.start_level!r}")
-        need(isinstance(self.must_defend, tuple), "must_defend",
-             f"must be a list of levels such as [\"5\", \"10\"], not {self.must_defend!r}")
+             RulesProblem.NOT_ONE_OF, choices=LEVEL_TOKENS, value=repr(self.start_level))
+        need(isinstance(self.must_defend, tuple), "must_defend", RulesProblem.NOT_LEVEL_LIST,
+             value=repr(self.must_defend))
         for lv in self.must_defend:
-            need(isinstance(lv, str) and lv in LEVEL_TOKENS, "must_defend", f"has {lv!r}, not a level")
+            need(isinstance(lv, str) and lv in LEVEL_TOKENS, "must_defend", RulesProblem.NOT_A_LEVEL, value=repr(lv))
         need(self.match_target_level is None or (isinstance(self.match_target_level, str)
                                                   and self.match_target_level in LEVEL_TOKENS),
-             "match_target_level", f"must be empty or one of {', '.join(LEVEL_TOKENS)}, not {self.match_target_level!r}")
+             "match_target_level", RulesProblem.EMPTY_OR_ONE_OF, choices=LEVEL_TOKENS,
+             value=repr(self.match_target_level))
         need(self.match_target_level is None or self.match_target_level not in LEVEL_TOKENS
              or LEVEL_TOKENS.index(self.match_target_level) > LEVEL_TOKENS.index(self.start_level),
-             "match_target_level", "must be above the start level")
-        need(
-            self.match_end != MatchEnd.FIXED_ROUNDS or (self.match_rounds or 0) > 0,
-            "match_rounds", "must be set for a fixed-length match",
-        )
-        need(
-            self.match_end != MatchEnd.TIMED or (self.match_minutes or 0) > 0,
-            "match_minutes", "must be set for a timed match",
-        )
+             "match_target_level", RulesProblem.TARGET_NOT_ABOVE_START)
+        need(self.match_end != MatchEnd.FIXED_ROUNDS or (self.match_rounds or 0) > 0,
+             "match_rounds", RulesProblem.ROUNDS_NEEDED)
+        need(self.match_end != MatchEnd.TIMED or (self.match_minutes or 0) > 0,
+             "match_minutes", RulesProblem.MINUTES_NEEDED)
 
     @property
     def hand_size_value(self) -> int:
@@ -220,21 +271,6 @@ class RuleSet:
     def points_total(self) -> int:
         return 100 * self.decks
 
-    def unsupported(self) -> list[str]:
-        """Names of settings whose chosen value the engine does not implement yet."""
-        out: list[str] = []
-        default = RuleSet()
-        for name in _NOT_YET:
-            if getattr(self, name) != getattr(default, name):
-                out.append(name)
-        return out
-
-    def check_supported(self) -> None:
-        bad = self.unsupported()
-        if bad:
-            detail = ", ".join(f"{n}={_show(getattr(self, n))}" for n in bad)
-            raise RuleSetError(f"not supported yet: {detail}")
-
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for f in fields(self):
@@ -248,15 +284,12 @@ class RuleSet:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RuleSet:
         if not isinstance(data, dict):
-            raise RuleSetError(f"rules must be an object of settings, not {type(data).__name__}")
+            raise RuleSetError(RulesProblem.NOT_OBJECT)
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise RuleSetError(f"unknown setting(s): {', '.join(unknown)}")
-        try:
-            return cls(**data)
-        except TypeError as exc:  # pragma: no cover - kw_only dataclass, names checked above
-            raise RuleSetError(str(exc)) from None
+            raise RuleSetError(RulesProblem.UNKNOWN_SETTINGS, names=unknown)
+        return cls(**data)
 
     def replace(self, **changes: Any) -> RuleSet:
         return dataclasses.replace(self, **changes)
@@ -266,10 +299,6 @@ def _bad_char(ch: str) -> bool:
     """Control characters and lone surrogates cannot be shown or saved."""
     code = ord(ch)
     return code < 32 or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000
-
-
-def _show(v: object) -> str:
-    return v.value if isinstance(v, StrEnum) else repr(v)
 
 
 def _default_kitty(total: int, players: int) -> int:
@@ -288,9 +317,6 @@ for _f in fields(RuleSet):
     ):
         if _f.type == _cls.__name__:
             _ENUM_FIELDS[_f.name] = _cls
-
-# Settings whose non-default values the engine does not play yet (the variants issue adds them).
-_NOT_YET: tuple[str, ...] = ()
 
 # Stake (coin) settings that nothing computes yet: they load and replay, but the table does not
 # offer them until coins are counted (issue 11 item 7).
@@ -318,9 +344,7 @@ def preset(name: str) -> RuleSet:
     try:
         return PRESETS[name]
     except KeyError:
-        raise RuleSetError(
-            f"no rules preset named {name!r}; presets: {', '.join(sorted(PRESETS))}"
-        ) from None
+        raise RuleSetError(RulesProblem.NO_PRESET, name=repr(name), presets=sorted(PRESETS)) from None
 
 
 def load_rules(spec: str | dict[str, Any] | RuleSet | None) -> RuleSet:
@@ -343,17 +367,17 @@ def load_rules(spec: str | dict[str, Any] | RuleSet | None) -> RuleSet:
             try:
                 with open(spec, encoding="utf-8") as fh:
                     data = json.load(fh)
-            except OSError as exc:
-                raise RuleSetError(f"cannot read rules file {spec!r}: {exc.strerror}") from None
+            except OSError:
+                raise RuleSetError(RulesProblem.FILE_UNREADABLE, path=repr(spec)) from None
             except json.JSONDecodeError as exc:
-                raise RuleSetError(f"rules file {spec!r} is not valid JSON: {exc}") from None
+                raise RuleSetError(RulesProblem.FILE_NOT_JSON, path=repr(spec), line=exc.lineno, column=exc.colno) from None
             return load_rules(data)
         return preset(spec)
-    raise RuleSetError(f"rules must be a preset name or a settings object, not {spec!r}")
+    raise RuleSetError(RulesProblem.NOT_SPEC)
 
 
 __all__ = [
-    "RuleSet", "RuleSetError", "PRESETS", "preset", "load_rules", "Partnership", "DeclareStyle", "DeclareRights",
+    "RuleSet", "RuleSetError", "RulesProblem", "PRESETS", "preset", "load_rules", "Partnership", "DeclareStyle", "DeclareRights",
     "FirstRoundDealer", "NoDeclaration", "KittyMultiplier", "ScoringTable", "ThrowPenalty",
     "MatchEnd", "LEVEL_TOKENS",
 ]

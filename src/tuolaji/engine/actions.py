@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import CardError, card_str, cards_str, parse_card, parse_cards
+from ..cards import CardError, card_str, cards_str, parse_card
 from ..errors import IllegalAction, Reason
 
 
@@ -86,35 +86,36 @@ def action_to_dict(action: Action) -> dict[str, Any]:
 def action_from_dict(data: Any) -> Action:
     """Read an action from JSON; malformed input raises IllegalAction('bad_action')."""
     if not isinstance(data, dict):
-        raise IllegalAction(Reason.BAD_ACTION, why="an action is an object with a 'type'")
+        raise IllegalAction(Reason.BAD_ACTION, why=Reason.ACTION_NOT_OBJECT)
     kind = data.get("type")
     if kind == "deal":
         return Deal()
     if kind == "time_up":
         return TimeUp()
     if kind not in ("declare", "pass", "bury", "play", "redeal", "call_friend"):
-        raise IllegalAction(Reason.BAD_ACTION, why=f"unknown action type {kind!r}")
+        raise IllegalAction(Reason.BAD_ACTION, why=Reason.ACTION_TYPE, kind=repr(kind)[:40])
     seat = data.get("seat")
     if type(seat) is not int:
-        raise IllegalAction(Reason.BAD_ACTION, why="'seat' must be a seat number")
+        raise IllegalAction(Reason.BAD_ACTION, why=Reason.ACTION_SEAT)
     if kind == "pass":
         return Pass(seat)
     if kind == "redeal":
         return Redeal(seat)
     if kind == "call_friend":
-        try:
-            return CallFriend(seat, parse_card(data.get("card")))  # type: ignore[arg-type]
-        except CardError as exc:
-            raise IllegalAction(Reason.BAD_ACTION, why=str(exc)) from None
+        return CallFriend(seat, _card(data.get("card")))
     raw = data.get("cards")
     if not isinstance(raw, list):
-        raise IllegalAction(Reason.BAD_ACTION, why="'cards' must be a list of card strings")
-    try:
-        cards = tuple(parse_cards(raw))
-    except CardError as exc:
-        raise IllegalAction(Reason.BAD_ACTION, why=str(exc)) from None
+        raise IllegalAction(Reason.BAD_ACTION, why=Reason.ACTION_CARDS)
+    cards = tuple(_card(token) for token in raw)
     if kind == "declare":
         return Declare(seat, cards)
     if kind == "bury":
         return Bury(seat, cards)
     return Play(seat, cards)
+
+
+def _card(token: object) -> int:
+    try:
+        return parse_card(token)  # type: ignore[arg-type]
+    except CardError:
+        raise IllegalAction(Reason.BAD_ACTION, why=Reason.NOT_A_CARD, card=repr(token)[:20]) from None

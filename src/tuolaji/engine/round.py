@@ -227,11 +227,11 @@ class Round:
                 raise IllegalAction(Reason.WRONG_PHASE, phase=phase.value)
             self._check_turn(seat)
             if not (type(action.card) is int and 0 <= action.card < 54):
-                raise IllegalAction(Reason.BAD_FRIEND_CARD, why="no such card")
+                raise IllegalAction(Reason.BAD_FRIEND_CARD)
         elif isinstance(action, Play):
             self._check_play(seat, action.cards)
         else:
-            raise IllegalAction(Reason.BAD_ACTION, why=f"unknown action {action!r}")
+            raise IllegalAction(Reason.BAD_ACTION, why=Reason.ACTION_TYPE, kind=type(action).__name__)
 
     def _check_play(self, seat: int, cards: Sequence[int]) -> None:
         if self.phase != Phase.PLAY:
@@ -274,15 +274,15 @@ class Round:
     def _check_redeal(self, seat: int) -> None:
         rules = self.rules
         if not rules.redeal_request:
-            raise IllegalAction(Reason.NO_REDEAL, why="this rule set has no redeal requests")
+            raise IllegalAction(Reason.NO_REDEAL, why=Reason.REDEAL_OFF)
         if self.phase != Phase.DECLARE:
             raise IllegalAction(Reason.WRONG_PHASE, phase=self.phase.value)
         self._check_turn(seat)
         if self.dealer is None or not self.is_attacker(seat):
-            raise IllegalAction(Reason.NO_REDEAL, why="only an attacker may ask, once the dealer is known")
+            raise IllegalAction(Reason.NO_REDEAL, why=Reason.REDEAL_ATTACKERS)
         pts = sum(POINTS[c] for c in self.hands[seat])
         if pts > rules.redeal_request_max_points:
-            raise IllegalAction(Reason.NO_REDEAL, why=f"your hand holds {pts} points (at most {rules.redeal_request_max_points})")
+            raise IllegalAction(Reason.NO_REDEAL, why=Reason.REDEAL_POINTS, pts=pts, most=rules.redeal_request_max_points)
 
     def play_reason(self, seat: int, cards: Sequence[int]) -> Reason | None:
         """Why ``seat`` may not play ``cards`` now (ignoring whose turn it is), or None."""
@@ -317,10 +317,7 @@ class Round:
             raise IllegalAction(Reason.NOT_IN_HAND)
         if pairs_only and not is_sub_multiset(cards, self.declaring_hand(action.seat)):
             raise IllegalAction(Reason.KITTY_PAIR_OVERRIDE)
-        try:
-            bid = read_bid(action.seat, cards, self.level, self.rules)
-        except ValueError as exc:
-            raise IllegalAction(Reason.BAD_DECLARATION, why=str(exc)) from None
+        bid = read_bid(action.seat, cards, self.level, self.rules)  # or IllegalAction(bad_declaration)
         if pairs_only and not is_override_bid(bid):
             raise IllegalAction(Reason.OVERRIDE_NEEDS_PAIR)
         reason = bid_reason(bid, self.bid, self.rules, after_bury=pairs_only)

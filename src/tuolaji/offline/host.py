@@ -26,14 +26,13 @@ from urllib.parse import parse_qs, urlsplit
 
 from .. import __version__
 from ..engine.match import Match
-from ..record import RecordError, from_record, to_record
+from ..record import RecordError, RecordProblem, from_record, to_record
 from ..ruleset import PRESETS, RuleSetError
 from ..server.access import Act, allowed, roles_of
 from ..server.api import export_record, parse_rules, record_to_continue, rules_schema
 from ..server.limits import Limits
 from ..server.protocol import DIFFICULTIES, SPEEDS, MessageError, reason_text, validate_settings
 from ..server.room import Conn, Room, Seat, hash_token, new_token
-from ..server.rules_text import rules_error_text
 from ..validate import TextError, check_text
 
 log = logging.getLogger("tuolaji.offline")
@@ -77,7 +76,7 @@ def room_from_save(text: str, lang: str) -> Room:
     try:
         doc = json.loads(text)
     except (json.JSONDecodeError, TypeError) as exc:
-        raise HostError(422, "bad_save", lang, detail=f"JSON: {exc}") from None
+        raise HostError(422, "bad_save", lang, why=RecordError(RecordProblem.NOT_JSON, detail=str(exc))) from None
     if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT or doc.get("version") != SAVE_VERSION:
         raise HostError(422, "foreign_save", lang)
     try:
@@ -90,9 +89,10 @@ def room_from_save(text: str, lang: str) -> Room:
         room = Room(str(doc["code"]), match, settings=data.get("settings"), seats=seats, host=data.get("host"),
                     status=data.get("status", "playing"), created=float(doc["created"]))
     except (RecordError, RuleSetError) as exc:
-        raise HostError(422, "bad_save", lang, detail=str(exc)) from None
+        raise HostError(422, "bad_save", lang, why=exc) from None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise HostError(422, "bad_save", lang, detail=f"{type(exc).__name__}: {exc}") from None
+        damaged = RecordError(RecordProblem.SAVE_DAMAGED, detail=f"{type(exc).__name__}: {exc}")
+        raise HostError(422, "bad_save", lang, why=damaged) from None
     room.dirty = False
     return room
 
@@ -265,7 +265,7 @@ class OfflineHost:
                 raise HostError(400, "bad_name", lang) from None
             match = Match(rules=rs)
         except RuleSetError as exc:
-            return 400, {"error": rules_error_text(exc, lang), "code": "bad_rules"}
+            return 400, {"error": exc.message(lang), "code": "bad_rules"}
         except MessageError as exc:
             return 400, {"error": exc.message(lang), "code": exc.code}
         except json.JSONDecodeError:
@@ -309,10 +309,8 @@ class OfflineHost:
             raise HostError(413, "file_too_big", lang)
         try:
             match = from_record(record_to_continue(body, max_rounds=LIMITS.max_import_rounds))
-        except RuleSetError as exc:
-            raise HostError(400, "bad_record", lang, why=rules_error_text(exc, lang)) from None
-        except (RecordError, ValueError) as exc:
-            raise HostError(400, "bad_record", lang, why=str(exc)) from None
+        except ValueError as exc:  # RecordError, RuleSetError: said in the player's language
+            raise HostError(400, "bad_record", lang, why=exc) from None
         room = Room(await self.new_code(), match, host=hash_token(token) if token else None,
                     status="finished" if match.over else "lobby")
         await self.add(room)

@@ -12,10 +12,20 @@ from typing import Any
 
 from ..cards import cards_str, new_deck
 from ..engine.match import Match
-from ..record import RecordError, to_record
-from ..ruleset import NOT_OFFERED, NOT_OFFERED_OPTIONS, PRESETS, RuleSet, RuleSetError, load_rules
+from ..messages import LANGUAGES, catalog
+from ..record import RecordError, RecordProblem, to_record
+from ..ruleset import NOT_OFFERED, NOT_OFFERED_OPTIONS, PRESETS, RuleSet, RuleSetError, RulesProblem, load_rules
 from ..validate import JSONInputError, loads
-from .rules_text import labels as rules_labels
+
+
+def rules_labels() -> dict[str, Any]:
+    """What players read about the rules, both languages: the catalogs' ``setting``, ``option``,
+    ``preset`` and ``preset_about`` sections (the preset files keep their developer notes)."""
+    def both(section: str) -> dict[str, dict[str, str]]:
+        return {key: {lang: catalog(lang)[section][key] for lang in LANGUAGES} for key in catalog("en")[section]}
+    titles, about = both("preset"), both("preset_about")
+    return {"settings": both("setting"), "options": both("option"),
+            "presets": {name: {"title": titles[name], "description": about[name]} for name in titles}}
 
 
 def rules_schema() -> dict[str, Any]:
@@ -57,12 +67,10 @@ def parse_rules(spec: Any) -> RuleSet:
     if spec is None or spec == "":
         spec = "classic"
     if not isinstance(spec, (str, dict)):
-        raise RuleSetError("rules must be a preset name or an object of settings")
+        raise RuleSetError(RulesProblem.NOT_SPEC)
     if isinstance(spec, str) and spec not in PRESETS:
-        raise RuleSetError(f"no rules preset named {spec!r}; presets: {', '.join(sorted(PRESETS))}")
-    rules = load_rules(spec)
-    rules.check_supported()
-    return rules
+        raise RuleSetError(RulesProblem.NO_PRESET, name=repr(spec), presets=sorted(PRESETS))
+    return load_rules(spec)
 
 
 def export_record(match: Match) -> dict[str, Any]:
@@ -97,14 +105,14 @@ def record_to_continue(raw: bytes | str, *, max_rounds: int) -> dict[str, Any]:
     try:
         data = loads(raw, max_depth=MAX_DEPTH)
     except JSONInputError as exc:
-        raise RecordError(f"record is {exc}") from None
+        raise RecordError.from_json(exc) from None
     if not isinstance(data, dict):
-        raise RecordError("record must be a JSON object")
+        raise RecordError(RecordProblem.NOT_OBJECT)
     deals, events = data.get("deals"), data.get("events")
     if not isinstance(deals, list) or not isinstance(events, list):
         return data  # from_record says what is wrong
     if len(deals) > max_rounds:
-        raise RecordError(f"the record has {len(deals)} rounds; this table takes at most {max_rounds}")
+        raise RecordError(RecordProblem.TOO_MANY_ROUNDS, n=len(deals), most=max_rounds)
     kinds = [e.get("e") if isinstance(e, dict) else None for e in events]
     if "match_ended" in kinds:
         return data

@@ -56,7 +56,6 @@ from .limits import AddressBook, BotBudget, Limits, TooBig, TooSlow, read_body
 from .local import is_local_player, is_loopback
 from .protocol import DIFFICULTIES, LANGS, SPEEDS, MessageError, Why, reason_text, validate_settings
 from .room import Conn, Room, Seat, hash_token, new_token
-from .rules_text import rules_error_text
 from .store import Store
 from .wire import InfoResponse
 from .ws import serve_socket
@@ -362,7 +361,7 @@ async def _body(request: Request, limits: Limits) -> Any:
     try:
         data = loads(raw)
     except JSONInputError as exc:
-        raise MessageError(exc.code, why=str(exc)) from None
+        raise MessageError(exc.code) from None
     bad = unencodable_path(data)
     if bad is not None:
         raise MessageError("bad_text", where=bad[:64])
@@ -478,7 +477,7 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
             body = await _body(request, limits)
             parse_rules(body.get("rules") if isinstance(body, dict) else None)
         except RuleSetError as exc:
-            return JSONResponse({"ok": False, "error": rules_error_text(exc, _lang(request))})
+            return JSONResponse({"ok": False, "error": exc.message(_lang(request))})
         except MessageError as exc:
             return JSONResponse({"ok": False, "error": exc.message(_lang(request))})
         return JSONResponse({"ok": True})
@@ -530,7 +529,7 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
                 return _refuse(request, "bad_name")
             match = Match(rules=rs, seed=seed)
         except RuleSetError as exc:
-            return _json_error(rules_error_text(exc, _lang(request)), code="bad_rules")
+            return _json_error(exc.message(_lang(request)), code="bad_rules")
         except MessageError as exc:
             return _refusal(exc, _lang(request))
         if not addresses.may_create_room(_address(request)):
@@ -615,9 +614,7 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
             # replaying a long record takes a while: on a worker thread, so the tables keep playing
             match = await asyncio.to_thread(
                 lambda: from_record(record_to_continue(raw, max_rounds=limits.max_import_rounds)))
-        except RuleSetError as exc:
-            return _refuse(request, "bad_record", why=rules_error_text(exc, _lang(request)))
-        except (RecordError, ValueError) as exc:
+        except ValueError as exc:  # RecordError, RuleSetError: said in the player's language
             return _refuse(request, "bad_record", why=exc)
         token = _token(request)
         made: str | None = None

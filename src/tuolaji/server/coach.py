@@ -16,32 +16,33 @@ from ..cards import BJ, LJ, cards_str, pretty
 from ..combos import decompose
 from ..engine.legal import lead_combos
 from ..engine.round import Round
+from ..errors import Reason
+from ..messages import text
 from ..trump import TRUMP, TrumpContext
 from .protocol import reason_text
 
-SUIT_EN = ("spades", "hearts", "clubs", "diamonds", "trumps")
-SUIT_ZH = ("黑桃", "红桃", "梅花", "方块", "主牌")
 STRONGEST = ("expert", "hard", "normal", "heuristic", "easy")
 
 
-def zh(lang: str) -> bool:
-    return lang.startswith("zh")
+def say(key: str, lang: str, /, **fields: object) -> str:
+    """A text of the coach (the catalogs' ``coach`` section)."""
+    return text("coach", key, lang, **fields)
 
 
 def show(cards: Sequence[int], lang: str = "en") -> str:
     out = []
     for c in cards:
         if c == BJ:
-            out.append("大王" if zh(lang) else "BJ")
+            out.append(say("big_joker", lang))
         elif c == LJ:
-            out.append("小王" if zh(lang) else "LJ")
+            out.append(say("small_joker", lang))
         else:
             out.append(pretty(c))
     return " ".join(out)
 
 
 def suit_name(eff: int, lang: str) -> str:
-    return (SUIT_ZH if zh(lang) else SUIT_EN)[eff]
+    return say(f"suit_{eff}", lang)
 
 
 def seat_name(names: Sequence[str], seat: int | None, lang: str) -> str:
@@ -49,7 +50,7 @@ def seat_name(names: Sequence[str], seat: int | None, lang: str) -> str:
         return "?"
     if 0 <= seat < len(names) and names[seat]:
         return names[seat]
-    return f"{seat} 号位" if zh(lang) else f"seat {seat}"
+    return say("seat", lang, seat=seat)
 
 
 def explain(code: str, rnd: Round, seat: int | None, cards: Sequence[int], lang: str,
@@ -60,27 +61,23 @@ def explain(code: str, rnd: Round, seat: int | None, cards: Sequence[int], lang:
         extra = _explain(code, rnd, seat, cards, lang, names)
     except Exception:  # the coach must never break the table
         extra = None
-    return f"{base}. {extra}" if extra and not zh(lang) else f"{base}。{extra}" if extra else base
+    return say("sentences", lang, first=base, second=extra) if extra else base
 
 
 def _explain(code: str, rnd: Round, seat: int | None, cards: Sequence[int], lang: str,
              names: Sequence[str]) -> str | None:
-    z = zh(lang)
-    if code == "not_your_turn":
-        who = seat_name(names, rnd.turn, lang)
-        return f"现在轮到 {who}" if z else f"It is {who}'s turn now"
+    if code == Reason.NOT_YOUR_TURN:
+        return say("turn", lang, who=seat_name(names, rnd.turn, lang))
     if seat is None:
         return None
     ctx = rnd.ctx or rnd.level_ctx
     hand = rnd.hands[seat]
-    if code == "mixed_suits":
+    if code == Reason.MIXED_SUITS:
         suits = sorted({ctx.eff[c] for c in cards})
-        names_ = "、".join(suit_name(s, lang) for s in suits) if z else ", ".join(suit_name(s, lang) for s in suits)
-        return (f"你选的牌来自：{names_}；主牌（王、级牌、主花色）算作同一门" if z else
-                f"You chose cards from {names_}; all trumps (jokers, level cards, trump suit) count as one suit")
-    if code in ("not_in_hand", "empty_play", "wrong_kitty_size"):
-        if code == "wrong_kitty_size":
-            return f"你选了 {len(cards)} 张" if z else f"You chose {len(cards)}"
+        return say("mixed_suits", lang, suits=say("sep", lang).join(suit_name(s, lang) for s in suits))
+    if code == Reason.WRONG_KITTY_SIZE:
+        return say("kitty_chosen", lang, n=len(cards))
+    if code in (Reason.NOT_IN_HAND, Reason.EMPTY_PLAY):
         return None
     trick = rnd.trick
     if trick is None or not trick.plays:
@@ -91,39 +88,26 @@ def _explain(code: str, rnd: Round, seat: int | None, cards: Sequence[int], lang
     suit = suit_name(e, lang)
     own = [c for c in hand if ctx.eff[c] == e]
     lead_s = show(lead, lang)
-    if code == "wrong_count":
-        return f"首家出了 {lead_s}（{n} 张）" if z else f"The lead is {lead_s} ({n} cards)"
-    if code == "must_follow_suit":
+    if code == Reason.WRONG_COUNT:
+        return say("wrong_count", lang, lead=lead_s, n=n)
+    if code == Reason.MUST_FOLLOW_SUIT:
         if len(own) <= n:
             own_s = show(sorted(own, key=ctx.sort_key.__getitem__), lang)
-            return (f"首家出的是{suit}（{lead_s}）。你只有 {len(own)} 张{suit}：{own_s}，必须全部出，其余任意"
-                    if z else
-                    f"The lead is {suit} ({lead_s}). You hold only {len(own)} {suit}: {own_s}; "
-                    "play all of them, then anything")
-        return (f"首家出的是{suit}（{lead_s}）。你有 {len(own)} 张{suit}，所以 {n} 张都必须是{suit}"
-                if z else
-                f"The lead is {suit} ({lead_s}). You hold {len(own)} {suit}, so all {n} cards must be {suit}")
+            return say("follow_all", lang, suit=suit, lead=lead_s, held=len(own), own=own_s)
+        return say("follow_suit", lang, suit=suit, lead=lead_s, held=len(own), n=n)
     comps = trick.lead_comps or decompose(lead, ctx)
-    if code == "must_play_tractor":
+    if code == Reason.MUST_PLAY_TRACTOR:
         need = [c for c in comps if c.m > 1]
         mine = _tractors(own, ctx, need[0].k if need else 2, need[0].m if need else 2)
-        held = show(mine[0], lang) if mine else "?"
-        return (f"首家出了拖拉机（{lead_s}）。你手里有同样长度的拖拉机，例如 {held}"
-                if z else
-                f"The lead holds a tractor ({lead_s}). You hold a {suit} tractor as long, e.g. {held}; play it")
-    if code in ("must_play_pair", "must_play_triple", "must_play_quad"):
-        k = {"must_play_pair": 2, "must_play_triple": 3}.get(code, 4)
+        return say("tractor", lang, lead=lead_s, suit=suit, held=show(mine[0], lang) if mine else "?")
+    if code in (Reason.MUST_PLAY_PAIR, Reason.MUST_PLAY_TRIPLE, Reason.MUST_PLAY_QUAD):
+        k = {Reason.MUST_PLAY_PAIR: 2, Reason.MUST_PLAY_TRIPLE: 3}.get(Reason(code), 4)
         counts = Counter(own)
         tuples_held = [c for c in sorted(counts, key=ctx.sort_key.__getitem__) if counts[c] >= k]
         lead_tuples = sum(c.m * (c.k // k) for c in comps if c.k >= k)
-        chosen = Counter(cards)
-        chosen_tuples = sum(v // k for v in chosen.values())
-        pairs_s = " ".join(show((c,) * k, lang).replace(" ", "") for c in tuples_held)
-        return (f"首家出了 {lead_tuples} 个{'对子' if k == 2 else '三张'}（{lead_s}）。你的{suit}里有：{pairs_s}；"
-                f"你只出了 {chosen_tuples} 个，能跟多少就必须跟多少"
-                if z else
-                f"The lead holds {lead_tuples} {'pair' if k == 2 else 'triple'}(s) ({lead_s}). Your {suit} hold "
-                f"{pairs_s}; you chose {chosen_tuples}: play as many as the lead has and you hold")
+        chosen_tuples = sum(v // k for v in Counter(cards).values())
+        held = " ".join(show((c,) * k, lang).replace(" ", "") for c in tuples_held)
+        return say(f"tuples_{k}", lang, n=lead_tuples, lead=lead_s, suit=suit, held=held, chosen=chosen_tuples)
     return None
 
 
@@ -142,11 +126,7 @@ def declare_explain(rnd: Round, lang: str, names: Sequence[str]) -> str | None:
     bid = rnd.bid
     if bid is None:
         return None
-    who = seat_name(names, bid.seat, lang)
-    shown = show(bid.cards, lang)
-    if zh(lang):
-        return f"当前是 {who} 亮的 {shown}；要反主需要更大的对子（或一对王）"
-    return f"{who} shows {shown}; to override, show a stronger pair (or a joker pair)"
+    return say("declared", lang, who=seat_name(names, bid.seat, lang), shown=show(bid.cards, lang))
 
 
 # ------------------------------------------------------------------ hints
@@ -179,12 +159,9 @@ def review(rnd: Round, viewer: int | None, lang: str, names: Sequence[str]) -> l
         ours = [s for s in t.seats if rnd.is_attacker(s) == attacker_view]
         given = sum(_pts(p) for s, p in zip(t.seats, t.plays, strict=False) if s in ours)
         win_play = t.plays[t.seats.index(t.winner)]
-        who = seat_name(names, t.winner, lang)
-        if zh(lang):
-            note = f"{who} 用 {show(win_play, lang)} 赢得此墩，{t.points} 分" + (f"，其中我方送出 {given} 分" if given else "")
-        else:
-            note = f"{who} won it with {show(win_play, lang)}: {t.points} points" + (
-                f", {given} of them from our side" if given else "")
+        note = say("review_trick", lang, who=seat_name(names, t.winner, lang), cards=show(win_play, lang), points=t.points)
+        if given:
+            note = say("review_given", lang, note=note, given=given)
         out.append({
             "trick": i + 1, "leader": t.leader, "winner": t.winner, "points": t.points, "given": given,
             "plays": [{"seat": s, "cards": cards_str(p)} for s, p in zip(t.seats, t.plays, strict=False)],
@@ -193,8 +170,7 @@ def review(rnd: Round, viewer: int | None, lang: str, names: Sequence[str]) -> l
     res = rnd.result
     if res is not None and res.kitty_captured and res.kitty_points and not attacker_view:
         out.append({"trick": len(rnd.tricks), "kitty": True, "points": res.kitty_points * res.multiplier,
-                    "note": (f"底牌被抠：{res.kitty_points} 分 × {res.multiplier}" if zh(lang) else
-                             f"the kitty was captured: {res.kitty_points} points × {res.multiplier}")})
+                    "note": say("review_kitty", lang, points=res.kitty_points, multiplier=res.multiplier)})
     return out
 
 

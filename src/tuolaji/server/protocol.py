@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import CardError, parse_card
-from ..messages import text
+from ..errors import reason_message
 from ..validate import JSONInputError, loads, text_problem
 
 MAX_MESSAGE_BYTES = 16_384
@@ -37,7 +37,7 @@ class Why(ValueError):
 
 def reason_text(code: str, lang: str, **fields: object) -> str:
     """A refusal in the player's language, from the catalogs' ``reason`` section (codes: :class:`Reason`)."""
-    return text("reason", code, lang, **{k: v.text(lang) if isinstance(v, Why) else v for k, v in fields.items()})
+    return reason_message(code, lang, **{k: v.text(lang) if isinstance(v, Why) else v for k, v in fields.items()})
 
 
 class MessageError(ValueError):

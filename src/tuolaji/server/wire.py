@@ -442,7 +442,7 @@ class PresetText(TypedDict):
     description: Both
 
 
-class RuleLabels(TypedDict):  # server/rules_text.py: what players read about the rules
+class RuleLabels(TypedDict):  # server/api.py rules_labels(): what players read about the rules
     settings: dict[str, Both]
     options: dict[str, Both]
     presets: dict[str, PresetText]
