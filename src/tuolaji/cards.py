@@ -11,6 +11,7 @@ Notation: suit letter then rank (``S10``, ``HA``, ``D2``; ``T`` is accepted for 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NewType
 
 SUITS = "SHCD"
 SUIT_NAMES_EN = ("spades", "hearts", "clubs", "diamonds")
@@ -47,7 +48,23 @@ def is_joker(card: int) -> bool:
     return card >= 52
 
 
-def is_level_card(card: int, level_rank: int) -> bool:
+# Two numbers name a level; the types keep them apart (mypy refuses one where the other belongs).
+LevelRank = NewType("LevelRank", int)
+"""The rank a round is played at: 2..14 (A), or 15 for 打王 (trump.JOKER_LEVEL); its cards are level cards."""
+LevelIndex = NewType("LevelIndex", int)
+"""A side's place on the ladder: 0 (level 2) .. 12 (A), 13 (王); ``scoring.LEVELS`` is indexed by it."""
+
+
+def level_rank(index: LevelIndex) -> LevelRank:
+    """The rank played at ladder place ``index`` (0 → 2, 12 → A, 13 → 王)."""
+    return LevelRank(index + 2)
+
+
+def level_index(rank: LevelRank) -> LevelIndex:
+    return LevelIndex(rank - 2)
+
+
+def is_level_card(card: int, level_rank: LevelRank) -> bool:
     """A suited card of the level rank (jokers are never level cards)."""
     return card < 52 and card % 13 + 2 == level_rank
 
@@ -85,15 +102,6 @@ POINTS = tuple(points(c) for c in range(NUM_KINDS))
 SUIT_OF = tuple(suit_of(c) for c in range(NUM_KINDS))
 RANK_OF = tuple(rank_of(c) for c in range(NUM_KINDS))
 SPADE_ACE = make(0, 14)
-
-
-def parse_rank(token: str) -> int:
-    t = token.strip().upper()
-    if t == "T":
-        t = "10"
-    if t in RANK_TOKENS:
-        return RANK_TOKENS.index(t) + 2
-    raise CardError(f"bad rank {token!r}: use 2-10, J, Q, K or A")
 
 
 def parse_card(token: str) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .cards import BJ, LJ, is_joker, is_level_card, is_red, suit_of
+from .cards import BJ, LJ, LevelRank, is_joker, is_level_card, is_red, suit_of
 from .errors import IllegalAction, Reason
 from .ruleset import DeclareStyle, RuleSet
 
@@ -31,7 +31,7 @@ class Bid(NamedTuple):
         return (self.card,) * self.copies + (() if self.joker is None else (self.joker,))
 
 
-def read_bid(seat: int, cards: Sequence[int], level_rank: int, rules: RuleSet) -> Bid:
+def read_bid(seat: int, cards: Sequence[int], level_rank: LevelRank, rules: RuleSet) -> Bid:
     """Interpret shown cards as a declaration; raise IllegalAction (``bad_declaration``, a ValueError)
     saying why they cannot declare."""
     if not cards:
@@ -115,7 +115,7 @@ def is_override_bid(bid: Bid) -> bool:
     return bid.copies >= 2
 
 
-def options(seat: int, hand: Sequence[int], level_rank: int, current: Bid | None, rules: RuleSet,
+def options(seat: int, hand: Sequence[int], level_rank: LevelRank, current: Bid | None, rules: RuleSet,
             *, pairs_only: bool = False) -> list[tuple[int, ...]]:
     """Every declaration ``seat`` could show from ``hand`` that would stand over ``current``."""
     # Only level cards and jokers declare: count those six kinds (C-level scans of the hand),
@@ -141,7 +141,7 @@ def options(seat: int, hand: Sequence[int], level_rank: int, current: Bid | None
 _OPTIONS: dict[tuple[object, ...], tuple[RuleSet, tuple[tuple[int, ...], ...]]] = {}
 
 
-def _options(seat: int, counts: dict[int, int], level_rank: int, current: Bid | None, rules: RuleSet,
+def _options(seat: int, counts: dict[int, int], level_rank: LevelRank, current: Bid | None, rules: RuleSet,
              pairs_only: bool) -> list[tuple[int, ...]]:
     candidates: list[tuple[int, ...]] = []
     for card, n in counts.items():

@@ -7,7 +7,7 @@ import argparse
 from rich.console import Console
 
 from .bots.registry import make_bot
-from .cards import pretty
+from .cards import level_index, pretty
 from .engine.actions import Action
 from .engine.events import (
     Buried,
@@ -61,7 +61,7 @@ class Printer:
                 return  # the demo stops before this round
             lv = ", ".join(f"{_holder(match, t)} at {level_name(x)}" for t, x in enumerate(ev.levels))
             dealer = "decided by the first declaration" if ev.dealer is None else SEATS[ev.dealer]
-            out(f"\n[bold]Round {ev.number}[/bold] — playing {level_name(ev.level - 2)}; {lv}; dealer: {dealer}")
+            out(f"\n[bold]Round {ev.number}[/bold] — playing {level_name(level_index(ev.level))}; {lv}; dealer: {dealer}")
         elif isinstance(ev, Declared):
             out(f"  {SEATS[ev.seat]} declares {_cards(ev.cards)} → {SUIT_WORD[ev.trump]}")
         elif isinstance(ev, Redealt):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, BinaryIO, TextIO
 
-from .cards import CardError, cards_str, parse_cards, parse_suit, suit_letter
+from .cards import CardError, cards_str, level_rank, parse_cards, parse_suit, suit_letter
 from .combos import decompose
 from .declaring import bid_reason, read_bid, shown_cards
 from .ruleset import PRESETS, FirstRoundDealer, RuleSet, RuleSetError, load_rules
@@ -94,7 +94,7 @@ def _context(req: dict[str, Any]) -> tuple[RuleSet, TrumpContext]:
         except RuleSetError as exc:
             raise JudgeError(str(exc)) from None
     try:
-        level = parse_level(str(_need(req, "level"))) + 2
+        level = level_rank(parse_level(str(_need(req, "level"))))
     except ValueError as exc:
         raise JudgeError(str(exc)) from None
     trump_raw = req.get("trump")

@@ -4,24 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .cards import LevelIndex
 from .combos import Combo
 from .ruleset import KittyMultiplier, RuleSet, ScoringTable
 
 LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 
-def level_rank(level_index: int) -> int:
-    """Rank 2..14 of a level index 0..12."""
-    return level_index + 2
-
-
-def level_name(level_index: int) -> str:
+def level_name(level_index: LevelIndex) -> str:
     if level_index == len(LEVELS):
         return "王"  # 打王, the no-trump level after A (seed 000 H, setting joker_level)
     return LEVELS[level_index] if 0 <= level_index < len(LEVELS) else f"A+{level_index - 12}"
 
 
-def parse_level(token: str) -> int:
+def parse_level(token: str) -> LevelIndex:
     if type(token) is str and token in _LEVEL_INDEX:  # the usual spellings by one look-up
         return _LEVEL_INDEX[token]
     t = str(token).strip().upper()
@@ -29,10 +25,10 @@ def parse_level(token: str) -> int:
         t = "10"
     if t not in LEVELS:
         raise ValueError(f"bad level {token!r}: use 2-10, J, Q, K or A")
-    return LEVELS.index(t)
+    return LevelIndex(LEVELS.index(t))
 
 
-_LEVEL_INDEX = {name: i for i, name in enumerate(LEVELS)}
+_LEVEL_INDEX = {name: LevelIndex(i) for i, name in enumerate(LEVELS)}
 
 
 def combo_multiplier(comp: Combo, mode: KittyMultiplier) -> int:

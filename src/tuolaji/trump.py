@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from functools import cache
 
-from .cards import BJ, LJ, NUM_KINDS, SUIT_OF, suit_letter
+from .cards import BJ, LJ, NUM_KINDS, SUIT_OF, LevelRank, suit_letter
 
 TRUMP = 4  # the effective suit of every trump card
-JOKER_LEVEL = 15  # 打王 (seed 000 H): the level after A has no level cards; only jokers are trumps
+JOKER_LEVEL = LevelRank(15)  # 打王 (seed 000 H): the level after A has no level cards; only jokers are trumps
 NO_TRUMP: None = None
 
 
@@ -23,7 +23,7 @@ class TrumpContext:
     __slots__ = ("level", "trump", "decks", "notrump_level_tractor", "eff", "order", "sort_key",
                  "pos", "by_order")
 
-    level: int
+    level: LevelRank
     trump: int | None
     decks: int
     notrump_level_tractor: bool
@@ -33,7 +33,7 @@ class TrumpContext:
     pos: tuple[int, ...]
     by_order: tuple[tuple[tuple[int, ...], ...], ...]
 
-    def __new__(cls, level: int, trump: int | None, decks: int = 2,
+    def __new__(cls, level: LevelRank, trump: int | None, decks: int = 2,
                 notrump_level_tractor: bool = True) -> TrumpContext:
         return _context(level, trump, decks, notrump_level_tractor)
 
@@ -51,7 +51,7 @@ class TrumpContext:
 
 
 @cache
-def _context(level: int, trump: int | None, decks: int, notrump_level_tractor: bool) -> TrumpContext:
+def _context(level: LevelRank, trump: int | None, decks: int, notrump_level_tractor: bool) -> TrumpContext:
     if not 2 <= level <= JOKER_LEVEL:
         raise ValueError(f"level must be 2..14 (A) or 15 (王), not {level}")
     if trump is not None and trump not in (0, 1, 2, 3):

@@ -25,10 +25,11 @@ import time
 from collections import Counter
 from typing import Any
 
-from ..cards import CardError, card_str, cards_str, parse_cards, suit_letter
+from ..cards import CardError, cards_str, level_index, parse_cards, suit_letter
 from ..engine.events import RoundEnded
 from ..engine.legal import lead_combos
 from ..engine.observation import Observation, PublicTrick
+from ..scoring import level_name
 from ..tricks import follow_reason, is_sub_multiset
 from .base import Bot
 from .registry import make_bot
@@ -55,7 +56,7 @@ def observation_to_dict(obs: Observation) -> dict[str, Any]:
         "players": obs.players,
         "phase": obs.phase.value,
         "turn": obs.turn,
-        "level": card_str(obs.level - 2)[1:],  # the level rank as text: "2".."10", "J".."A"
+        "level": level_name(level_index(obs.level)),  # "2".."10", "J".."A", or "王" (打王)
         "dealer": obs.dealer,
         "attackers": [s for s in range(obs.players) if obs.is_attacker(s)],
         "trump": suit_letter(trump),

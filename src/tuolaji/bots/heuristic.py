@@ -12,7 +12,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
-from ..cards import POINTS, is_joker, is_level_card, suit_of
+from ..cards import POINTS, LevelRank, is_joker, is_level_card, suit_of
 from ..combos import best_top
 from ..engine.observation import Observation
 from ..trump import TRUMP, TrumpContext
@@ -104,7 +104,7 @@ def scored_plays(obs: Observation, mem: Memory) -> list[tuple[float, tuple[int, 
                        lambda e: any(e in mem.void[s] for s in foes))
 
 
-def trump_length(hand: tuple[int, ...] | list[int], ctx_suit: int | None, level: int) -> int:
+def trump_length(hand: tuple[int, ...] | list[int], ctx_suit: int | None, level: LevelRank) -> int:
     """How many trumps ``hand`` would hold with ``ctx_suit`` as trump (None: no-trump)."""
     return sum(1 for c in hand if is_joker(c) or is_level_card(c, level) or (ctx_suit is not None and suit_of(c) == ctx_suit))
 

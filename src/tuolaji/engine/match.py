@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import new_deck
+from ..cards import LevelIndex, LevelRank, level_rank, new_deck
 from ..errors import IllegalAction, Reason
 from ..ruleset import MatchEnd, Partnership, RuleSet, load_rules
 from ..scoring import parse_level
@@ -16,21 +16,21 @@ from .actions import Action
 from .events import Event, TimeIsUp
 from .round import Phase, Round
 
-ACE = 12  # level index of A
+ACE = LevelIndex(12)  # the ladder place of A
 
 
 @dataclass(frozen=True, slots=True)
 class RoundStarted(Event):
     number: int
-    level: int  # rank 2..14 of this round
+    level: LevelRank  # the rank played this round
     dealer: int | None  # None in the first round until someone declares
-    levels: tuple[int, ...]  # level indexes 0 (2) .. 12 (A): per team, or per seat with find-a-friend
+    levels: tuple[LevelIndex, ...]  # ladder places 0 (2) .. 12 (A): per team, or per seat with find-a-friend
 
 
 @dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
     winner: int  # the winning team (fixed partners: 0 = seats 0, 2, …) or seat (find-a-friend)
-    levels: tuple[int, ...]
+    levels: tuple[LevelIndex, ...]
 
 
 def _register() -> None:
@@ -54,7 +54,7 @@ class _Saved:
     events: int
     rounds: int
     deals: int
-    levels: list[int]
+    levels: list[LevelIndex]
     reached: list[int]
     dealer: int | None
     winner: int | None
@@ -81,8 +81,8 @@ class Match:
         self.deals: list[tuple[int, ...]] = []
         start = parse_level(self.rules.start_level)
         self.per_seat = self.rules.partnership == Partnership.FIND_FRIEND
-        self.top = ACE + 1 if self.rules.joker_level else ACE  # the last level: A, or 王 after it
-        self.levels = [start] * (self.rules.players if self.per_seat else 2)
+        self.top = LevelIndex(ACE + 1) if self.rules.joker_level else ACE  # the last level: A, or 王 after it
+        self.levels: list[LevelIndex] = [start] * (self.rules.players if self.per_seat else 2)
         self.reached = [0] * len(self.levels)  # round number when each level was reached (ties)
         self.must_defend = {parse_level(x) for x in self.rules.must_defend}
         target = self.rules.match_target_level
@@ -117,8 +117,8 @@ class Match:
         return deck
 
     def _new_round(self) -> Round:
-        level_index = self.levels[self.holder(self.dealer)] if self.dealer is not None else self.levels[0]
-        rnd = Round(**self._round_args(self._next_deck(), min(level_index, self.top) + 2, self.dealer))
+        place = self.levels[self.holder(self.dealer)] if self.dealer is not None else self.levels[0]
+        rnd = Round(**self._round_args(self._next_deck(), level_rank(min(place, self.top)), self.dealer))
         self.events.append(RoundStarted(len(self.rounds) + 1, rnd.level, self.dealer, tuple(self.levels)))
         return rnd
 
@@ -166,7 +166,7 @@ class Match:
             self._rng.setstate(self._rng_before)
         self._rng_before = None
 
-    def _round_args(self, deck: Sequence[int], level: int, dealer: int | None) -> dict[str, Any]:
+    def _round_args(self, deck: Sequence[int], level: LevelRank, dealer: int | None) -> dict[str, Any]:
         return {"rules": self.rules, "deck": deck, "level": level, "dealer": dealer}
 
     def _rebuilt(self, rnd: Round, events: int) -> Round:
@@ -211,7 +211,7 @@ class Match:
             if past:
                 if self.rules.match_end == MatchEnd.WRAP:
                     for h in past:
-                        self.levels[h] -= self.top + 1
+                        self.levels[h] = LevelIndex(self.levels[h] - self.top - 1)
                 else:
                     return self._end_match(past[0])
             if self.target is not None:
@@ -233,7 +233,7 @@ class Match:
         for _ in range(levels):
             if level in self.must_defend and not (as_dealer and level == self.levels[holder]):
                 break
-            level += 1
+            level = LevelIndex(level + 1)
             if level in self.must_defend:
                 break
         if level != self.levels[holder]:

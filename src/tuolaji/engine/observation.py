@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..cards import LevelRank
 from ..declaring import Bid
 from ..ruleset import RuleSet
 from ..trump import TrumpContext
@@ -32,7 +33,7 @@ class Observation:
     players: int
     phase: Phase
     turn: int | None
-    level: int
+    level: LevelRank
     dealer: int | None
     ctx: TrumpContext  # the fixed trump context, or the current bid's during the deal
     trump_fixed: bool

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from ..cards import POINTS, is_joker, suit_of
+from ..cards import POINTS, LevelRank, is_joker, suit_of
 from ..combos import Combo, decompose
 from ..declaring import Bid, bid_reason, is_override_bid, options, read_bid, shown_cards
 from ..errors import IllegalAction, Reason
@@ -83,7 +83,7 @@ class Round:
     ``dealer`` is None in a match's first round: the declaration decides it (抢庄).
     """
 
-    def __init__(self, *, rules: RuleSet, deck: Sequence[int], level: int, dealer: int | None,
+    def __init__(self, *, rules: RuleSet, deck: Sequence[int], level: LevelRank, dealer: int | None,
                  start_seat: int = 0) -> None:
         self.rules = rules
         self.players = rules.players
@@ -92,7 +92,7 @@ class Round:
         if len(deck) != self.players * self.hand_size + self.kitty_size:
             raise ValueError(f"a deal needs {self.players * self.hand_size + self.kitty_size} cards, got {len(deck)}")
         self.deck: tuple[int, ...] = tuple(deck)
-        self.level = level  # the level rank 2..14
+        self.level = level  # the rank played (not the ladder place: cards.LevelIndex)
         self.dealer: int | None = dealer
         self.first_round = dealer is None
         self.start_seat = dealer if dealer is not None else start_seat

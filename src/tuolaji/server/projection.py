@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from ..cards import cards_str, suit_letter
+from ..cards import LevelIndex, cards_str, suit_letter
 from ..engine.actions import Declare, Redeal
 from ..engine.events import Buried, Dealt, Event, KittyTaken, Played
 from ..engine.legal import is_legal
@@ -118,7 +118,7 @@ def options(match: Match, seat: int) -> Options:
 
 
 # ------------------------------------------------------------------ summaries
-def levels_before(match: Match, number: int) -> list[int] | None:
+def levels_before(match: Match, number: int) -> list[LevelIndex] | None:
     """The levels when round ``number`` started (from its ``round_started`` event)."""
     for ev in reversed(match.events):
         if isinstance(ev, RoundStarted) and ev.number == number:
