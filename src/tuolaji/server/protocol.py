@@ -8,7 +8,6 @@ refused with ``bad_message`` and nothing happens. The engine then checks the act
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -115,12 +114,6 @@ def _card(v: Any) -> Any:
         return parse_card(v)  # read once here: the room builds typed actions from it
     except CardError:
         raise Why(f"a card such as 'SA' ({v!r} is not a card)", f"一张牌，例如 'SA'（{v!r} 不是牌）") from None
-
-
-def _dict(v: Any) -> Any:
-    if not isinstance(v, dict) or len(json.dumps(v)) > 4000:
-        raise Why("an object of settings", "设置对象")
-    return v
 
 
 @dataclass(frozen=True)

@@ -185,11 +185,6 @@ class Store:
             self.file_lock.release()
 
     # ------------------------------------------------------------------ writing
-    def save(self, code: str, **game: Any) -> None:
-        failed = self.save_many([dict(game, code=code)])
-        if failed:
-            raise StoreError(f"game {code} could not be saved to {self.path}: {failed[code]}")
-
     def save_many(self, games: Iterable[dict[str, Any]]) -> dict[str, str]:
         """Upsert game rows and append their new events, each game in its own transaction.
 

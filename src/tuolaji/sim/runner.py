@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 
 from ..bots.base import Bot
 from ..bots.driver import Game, SoloRound, Table
-from ..bots.external import DEFAULT_TIMEOUT
+from ..bots.external import DEFAULT_TIMEOUT, ExternalBot
+from ..bots.oracle import OracleBot
 from ..bots.registry import make_bot
-from ..cards import new_deck
+from ..cards import LevelRank, new_deck
 from ..engine.actions import Action
 from ..engine.match import Match
 from ..engine.observation import Observation
@@ -33,10 +34,9 @@ class SideStats:
     fault_reasons: Counter[str] = field(default_factory=Counter)  # "kind: why" -> count
 
     def add_faults(self, bot: Bot) -> None:
-        reasons = getattr(bot, "fault_reasons", None)
-        if reasons:
-            self.faults += sum(reasons.values())
-            self.fault_reasons.update(reasons)
+        if isinstance(bot, ExternalBot) and bot.fault_reasons:
+            self.faults += sum(bot.fault_reasons.values())
+            self.fault_reasons.update(bot.fault_reasons)
 
 
 def seat_seed(seed: int, index: int, game: int, seat: int) -> int:
@@ -78,9 +78,8 @@ def game_over(bots: Sequence[Bot], rnd: Round) -> None:
 
 def close_bots(bots: Sequence[Bot]) -> None:
     for b in bots:
-        close = getattr(b, "close", None)
-        if close is not None:
-            close()
+        if isinstance(b, ExternalBot):  # the one bot that holds a process
+            b.close()
 
 
 class Stepper(Table[Game]):
@@ -96,9 +95,8 @@ class Stepper(Table[Game]):
         """The bot's answer; ``timed`` decisions go into the latency figures (not the per-card
         declaration polls during the deal, which would swamp them with near-zero times)."""
         bot = self.bots[seat]
-        see = getattr(bot, "see_round", None)
-        if see is not None:
-            see(self.game.round)
+        if isinstance(bot, OracleBot):
+            bot.see_round(self.game.round)
         t0 = time.perf_counter()
         action = super().ask(seat, obs, timed=timed)
         if timed:
@@ -110,12 +108,12 @@ class Stepper(Table[Game]):
         self.side_of[seat].illegal += 1
 
 
-def duplicate_deck(rules: RuleSet, seed: int, index: int) -> tuple[tuple[int, ...], int, int]:
+def duplicate_deck(rules: RuleSet, seed: int, index: int) -> tuple[tuple[int, ...], LevelRank, int]:
     """The cards, level rank and dealer of deal ``index``: the same for both games of the pair."""
     rng = random.Random(seed * 1_000_003 + index)
     deck = new_deck(rules.decks)
     rng.shuffle(deck)
-    level = rng.randrange(2, 15)
+    level = LevelRank(rng.randrange(2, 15))
     return tuple(deck), level, index % rules.players
 
 
