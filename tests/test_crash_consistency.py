@@ -7,9 +7,6 @@ import json
 import os
 import random
 import signal
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -21,36 +18,10 @@ pytest.importorskip("starlette")
 
 from websockets.sync.client import connect  # noqa: E402
 
+from processes import free_port, serve, stop  # noqa: E402
 from tuolaji.record import from_record  # noqa: E402
 from tuolaji.server.store import Store  # noqa: E402
 from tuolaji.server.testing import legal_from_view  # noqa: E402
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _start(db: Path, port: int) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen([sys.executable, "-m", "tuolaji.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                             "--db", str(db), "--allow-seed", "--no-browser"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/info", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-        if proc.poll() is not None:
-            raise AssertionError(f"the server did not start: {proc.stderr.read().decode() if proc.stderr else ''}")
-    raise AssertionError("the server did not start in time")
-
-
-def _close(proc: subprocess.Popen[bytes]) -> None:
-    if proc.stderr is not None:
-        proc.stderr.close()
 
 
 class Seat0:
@@ -134,9 +105,9 @@ def _check(db: Path, players: list[Seat0]) -> int:
 
 def test_kill_9_at_random_moments_loses_no_acknowledged_action(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
-    port = _free_port()
+    port = free_port()
     rng = random.Random(int(os.environ.get("CRASH_SEED", "5")))
-    proc = _start(db, port)
+    proc = serve(db, port, "--allow-seed")
     players: list[Seat0] = []
     try:
         for i in range(3):  # three games played at once: concurrent writes
@@ -145,17 +116,16 @@ def test_kill_9_at_random_moments_loses_no_acknowledged_action(tmp_path: Path) -
             players.append(Seat0(port, r.json()["code"], r.json()["token"], rng))
         acked = 0
         for _ in range(6):
-            stop = time.monotonic() + rng.uniform(0.3, 2.5)  # a random moment: mid-trick, after a round ...
-            while time.monotonic() < stop:
+            moment = time.monotonic() + rng.uniform(0.3, 2.5)  # a random moment: mid-trick, after a round ...
+            while time.monotonic() < moment:
                 for p in players:
-                    p.pump(min(stop, time.monotonic() + 0.05))
+                    p.pump(min(moment, time.monotonic() + 0.05))
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait(10)
-            _close(proc)
             for p in players:
                 p.ws.close()
             acked = _check(db, players)
-            proc = _start(db, port)  # the lock died with the process: a new server starts at once
+            proc = serve(db, port, "--allow-seed")  # the lock died with the process: a new server starts at once
             for p in players:
                 p.connect(port)
         assert acked >= 10, "the players made too few plays for the test to mean anything"
@@ -163,7 +133,4 @@ def test_kill_9_at_random_moments_loses_no_acknowledged_action(tmp_path: Path) -
     finally:
         for p in players:
             p.ws.close()
-        if proc.poll() is None:
-            proc.terminate()
-            proc.wait(10)
-        _close(proc)
+        stop(proc)

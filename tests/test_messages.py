@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import re
 import string
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -55,21 +56,24 @@ def test_chinese_texts_are_chinese() -> None:
     assert not english_only
 
 
+def calls(takers: dict[str, int]) -> Iterator[tuple[str, ast.Call, int]]:
+    """Every call in src/ of a name in ``takers`` (where, the call, the code's position)."""
+    for path in SRC.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+                if name in takers:
+                    yield f"{path.relative_to(SRC)}:{node.lineno}", node, takers[name]
+
+
 def test_every_code_the_code_raises_is_a_reason() -> None:
     """A refusal code spelled as a string anywhere in src/ must be a Reason (and so have texts)."""
     unknown = []
-    for path in SRC.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-            if not isinstance(node, ast.Call):
-                continue
-            func = node.func
-            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-            pos = CODE_TAKERS.get(name)
-            if pos is None or len(node.args) <= pos:
-                continue
-            arg = node.args[pos]
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value not in set(Reason):
-                unknown.append(f"{path.relative_to(SRC)}:{node.lineno} {arg.value}")
+    for where, node, pos in calls(CODE_TAKERS):
+        arg = node.args[pos] if len(node.args) > pos else None
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value not in set(Reason):
+            unknown.append(f"{where} {arg.value}")
     assert not unknown
 
 
@@ -100,20 +104,13 @@ def test_no_refusal_carries_an_english_sentence() -> None:
     """The part of a refusal that says why is a code (a Reason, an error with its own code) or a
     bilingual Why, never an English string that a Chinese sentence would quote."""
     found = []
-    for path in SRC.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-            if not isinstance(node, ast.Call):
-                continue
-            func = node.func
-            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-            if name not in ERROR_TAKERS:
-                continue
-            for kw in node.keywords:
-                v = kw.value
-                english = (isinstance(v, (ast.JoinedStr, ast.Constant)) and not isinstance(getattr(v, "value", ""), int)
-                           or isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "str")
-                if kw.arg in DETAIL_FIELDS and english:
-                    found.append(f"{path.relative_to(SRC)}:{node.lineno} {kw.arg}=")
+    for where, node, _ in calls(ERROR_TAKERS):
+        for kw in node.keywords:
+            v = kw.value
+            english = (isinstance(v, (ast.JoinedStr, ast.Constant)) and not isinstance(getattr(v, "value", ""), int)
+                       or isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "str")
+            if kw.arg in DETAIL_FIELDS and english:
+                found.append(f"{where} {kw.arg}=")
     assert not found
     assert not [key for texts in catalog("zh").values() for key, value in texts.items() if "detail" in _fields(value)]
 

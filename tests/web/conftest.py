@@ -6,25 +6,18 @@ by ``.ci/run`` with apt-get) and are skipped when it is missing.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from table_page import WAIT_MS
 
-CHROMIUM = os.environ.get("TUOLAJI_CHROMIUM", "/usr/bin/chromium")  # Debian's chromium (.ci/run installs it)
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+from chromium import launch_chromium
 
 
 @pytest.fixture(scope="session")
 def browser(playwright_api: Any) -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("TUOLAJI_REQUIRE_BROWSER"):  # CI: a missing browser is a failure, not a skip
-            pytest.fail(f"no Chromium at {CHROMIUM}; .ci/run installs Debian's chromium")
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    b = playwright_api.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    b = launch_chromium(playwright_api)
     yield b
     b.close()
 

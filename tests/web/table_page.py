@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 Page = Any
@@ -11,6 +13,19 @@ Page = Any
 # it, so this only bounds a failure; it is long because a loaded 2-core machine (the whole suite,
 # two workers) can stall a page or the server for many seconds. pytest-timeout bounds each test.
 WAIT_MS = 90_000
+
+
+@contextmanager
+def players(browser: Any, *locales: str, **options: Any) -> Iterator[list[Page]]:
+    """A page per locale, each in a browser context of its own (its own storage: another player)."""
+    contexts = [browser.new_context(locale=locale, **options) for locale in locales]
+    try:
+        for ctx in contexts:
+            ctx.set_default_timeout(WAIT_MS)
+        yield [ctx.new_page() for ctx in contexts]
+    finally:
+        for ctx in contexts:
+            ctx.close()
 
 
 def phase(page: Page) -> str:
@@ -77,3 +92,12 @@ def new_game(page: Page, base: str, *, speed: str = "instant", difficulty: str =
     page.wait_for_url("**/r/*")
     page.locator("#hand .hand-card").first.wait_for()
     return str(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+def next_round(page: Page) -> None:
+    """From the round's summary, deal the next round (the second) and wait for the new hand."""
+    page.locator("#btn-next-round").wait_for()
+    page.click("#btn-next-round")
+    wait_js(page, "() => document.querySelector('.table-page').dataset.phase !== 'between'")
+    page.locator("#hand .hand-card").first.wait_for()
+    assert "2" in page.locator(".topbar .round").inner_text()

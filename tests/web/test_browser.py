@@ -3,11 +3,6 @@ a reload mid-round, a server restart mid-game, declaring during the deal, phone 
 
 from __future__ import annotations
 
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,8 +12,9 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from table_page import act, hand, my_turn, new_game, phase, play_until, wait_js  # noqa: E402
+from table_page import act, hand, my_turn, new_game, next_round, phase, play_until, players, wait_js  # noqa: E402
 
+from processes import free_port, serve, stop  # noqa: E402
 from tuolaji.server.app import lan_addresses  # noqa: E402
 from tuolaji.server.testing import LiveServer  # noqa: E402
 
@@ -56,10 +52,7 @@ def test_a_whole_round_against_the_computer(srv: LiveServer, context: Any) -> No
     assert page.locator("#summary .kitty-end .card").count() == 8, "the kitty is shown at the end"
     assert page.locator("#summary-result").inner_text()
     assert page.locator("#review").is_visible()
-    page.click("#btn-next-round")
-    wait_js(page, "() => document.querySelector('.table-page').dataset.phase !== 'between'")
-    page.locator("#hand .hand-card").first.wait_for()
-    assert "2" in page.locator(".topbar .round").inner_text()
+    next_round(page)
     assert not errors, errors
 
 
@@ -69,36 +62,32 @@ def test_two_browsers_play_in_one_lan_room(srv: LiveServer, browser: Any) -> Non
     if not lan:
         ip = (lan_addresses() or ["127.0.0.1"])[0]
         base = f"http://{ip}:{srv.port}"
-    ctx_a = browser.new_context(viewport={"width": 1200, "height": 800}, locale="en-US")
-    ctx_b = browser.new_context(viewport={"width": 1200, "height": 800}, locale="zh-CN")
-    a, b = ctx_a.new_page(), ctx_b.new_page()
-    errors_a, errors_b = console_errors(a), console_errors(b)  # the lists the listeners fill
-    a.goto(base + "/")
-    a.select_option("#speed", "instant")
-    a.select_option("#difficulty", "easy")
-    a.fill("#name", "Alice")
-    a.click("#btn-create-room")
-    a.locator("#lobby").wait_for()
-    link = a.locator("#share-link").inner_text()
-    assert link.startswith(base), (link, base)
-    b.goto(link)
-    b.locator("#lobby").wait_for()
-    b.click("[data-sit='2']")
-    wait_js(a, "() => document.querySelectorAll('[data-sit]').length === 2")
-    a.click("#btn-start")
-    b.locator("#hand .hand-card").first.wait_for()
-    assert b.get_attribute(".table-page", "data-seat") == "2"
-    assert a.get_attribute(".table-page", "data-seat") == "0"
-    play_until([a, b], lambda: phase(a) == "between" and phase(b) == "between")
-    assert a.locator("#summary-total").inner_text() == b.locator("#summary-total").inner_text()
-    # both confirm, and the next round deals to both
-    a.click("#btn-next-round")
-    b.click("#btn-next-round")
-    for p in (a, b):
-        wait_js(p, "() => document.querySelector('.table-page').dataset.phase !== 'between'")
-    assert not errors_a and not errors_b, (errors_a, errors_b)
-    ctx_a.close()
-    ctx_b.close()
+    with players(browser, "en-US", "zh-CN", viewport={"width": 1200, "height": 800}) as (a, b):
+        errors_a, errors_b = console_errors(a), console_errors(b)  # the lists the listeners fill
+        a.goto(base + "/")
+        a.select_option("#speed", "instant")
+        a.select_option("#difficulty", "easy")
+        a.fill("#name", "Alice")
+        a.click("#btn-create-room")
+        a.locator("#lobby").wait_for()
+        link = a.locator("#share-link").inner_text()
+        assert link.startswith(base), (link, base)
+        b.goto(link)
+        b.locator("#lobby").wait_for()
+        b.click("[data-sit='2']")
+        wait_js(a, "() => document.querySelectorAll('[data-sit]').length === 2")
+        a.click("#btn-start")
+        b.locator("#hand .hand-card").first.wait_for()
+        assert b.get_attribute(".table-page", "data-seat") == "2"
+        assert a.get_attribute(".table-page", "data-seat") == "0"
+        play_until([a, b], lambda: phase(a) == "between" and phase(b) == "between")
+        assert a.locator("#summary-total").inner_text() == b.locator("#summary-total").inner_text()
+        # both confirm, and the next round deals to both
+        a.click("#btn-next-round")
+        b.click("#btn-next-round")
+        for p in (a, b):
+            wait_js(p, "() => document.querySelector('.table-page').dataset.phase !== 'between'")
+        assert not errors_a and not errors_b, (errors_a, errors_b)
 
 
 def test_reload_mid_round_resumes(srv: LiveServer, context: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -119,52 +108,18 @@ def test_reload_mid_round_resumes(srv: LiveServer, context: Any, monkeypatch: py
     assert len(hand(page)) < len(before) or phase(page) == "between"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen([sys.executable, "-m", "tuolaji.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                             "--db", str(db), "--no-browser"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 60  # a loaded machine starts a server slowly
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/info", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    said = proc.stdout.read().decode() if proc.stdout else ""
-    stop_server(proc)
-    raise RuntimeError("server did not start: " + said)
-
-
-def stop_server(proc: subprocess.Popen[bytes]) -> None:
-    """Stop the server (as a service manager does) and close its output pipe."""
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    if proc.stdout is not None:
-        proc.stdout.close()
-
-
 def test_server_restart_mid_game_resumes(tmp_path: Path, context: Any) -> None:
     db = tmp_path / "games.sqlite3"
     port = free_port()
-    proc = start_server(db, port)
+    proc = serve(db, port)
     try:
         page = context.new_page()
         code = new_game(page, f"http://127.0.0.1:{port}")
         play_until([page], lambda: phase(page) == "play" and my_turn(page) and len(hand(page)) <= 21)
         before = hand(page)
-        stop_server(proc)
+        stop(proc)
         page.locator(".banner:not([hidden])").wait_for()  # the page says it is reconnecting
-        proc = start_server(db, port)
+        proc = serve(db, port)
         page.locator(".banner[hidden]").wait_for(state="attached")
         wait_js(page, "() => document.querySelector('.table-page').dataset.myTurn === 'true'")
         assert hand(page) == before
@@ -174,7 +129,7 @@ def test_server_restart_mid_game_resumes(tmp_path: Path, context: Any) -> None:
         page.goto(f"http://127.0.0.1:{port}/")
         page.locator(f"[data-resume='{code}']").wait_for()
     finally:
-        stop_server(proc)
+        stop(proc)
 
 
 def test_declaring_during_the_deal(srv: LiveServer, context: Any) -> None:

@@ -7,56 +7,32 @@ from __future__ import annotations
 
 import re
 import signal
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 pytest.importorskip("starlette")
 
 from table_page import hand, my_turn, phase, play_until, wait_js  # noqa: E402
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from processes import Proc, free_port, stop, tuolaji, wait_up  # noqa: E402
 
 
-def start_play(db: Path, port: int) -> tuple[subprocess.Popen[str], str]:
+def start_play(db: Path, port: int) -> tuple[Proc, str]:
     """``tuolaji play --port PORT``; returns the process and the address it says it serves."""
-    proc = subprocess.Popen([sys.executable, "-m", "tuolaji.cli", "play", "--port", str(port), "--db", str(db),
-                             "--no-browser"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-    assert found, f"tuolaji play said: {line!r} {proc.stdout.read() if proc.poll() is not None else ''}"
+    log = db.with_suffix(f".{time.monotonic_ns()}.log")
+    proc = tuolaji("play", "--port", str(port), "--db", str(db), log=log)
+    deadline = time.monotonic() + 60
+    while not (found := re.search(r"http://127\.0\.0\.1:(\d+)/", log.read_text(errors="replace"))):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            stop(proc)
+            raise AssertionError(f"tuolaji play said: {log.read_text(errors='replace')!r}")
+        time.sleep(0.05)
     url = found.group(0).rstrip("/")
-    deadline = time.monotonic() + 60  # a loaded machine starts a server slowly
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(url + "/api/info", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("tuolaji play did not start")
-
-
-def stop(proc: subprocess.Popen[str]) -> None:
-    proc.send_signal(signal.SIGINT)  # Ctrl+C
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    if proc.stdout is not None:
-        proc.stdout.close()
+    wait_up(proc, url, log)
+    return proc, url
 
 
 def test_a_restart_and_another_origin_keep_your_seat(tmp_path: Path, browser: Any) -> None:
@@ -76,7 +52,7 @@ def test_a_restart_and_another_origin_keep_your_seat(tmp_path: Path, browser: An
         page.locator("#hand .hand-card").first.wait_for()
         play_until([page], lambda: phase(page) == "play" and my_turn(page) and len(hand(page)) <= 22)
         before = hand(page)
-        stop(proc)  # the page's connections are closed by the server: the port waits in TIME_WAIT
+        stop(proc, signal.SIGINT)  # Ctrl+C; the page's connections are closed by the server: the port waits in TIME_WAIT
         proc, again = start_play(db, port)
         assert again == url, f"the restarted table moved from {url} to {again}"
         wait_js(page, "() => document.querySelector('.table-page').dataset.myTurn === 'true'")
@@ -94,4 +70,4 @@ def test_a_restart_and_another_origin_keep_your_seat(tmp_path: Path, browser: An
             other.close()
     finally:
         ctx.close()
-        stop(proc)
+        stop(proc, signal.SIGINT)

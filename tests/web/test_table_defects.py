@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from table_page import hand, my_turn, new_game, phase, play_until  # noqa: E402
+from table_page import hand, my_turn, new_game, phase, play_until, players  # noqa: E402
 
 from tuolaji.server.testing import LiveServer  # noqa: E402
 
@@ -46,10 +46,7 @@ def seat_label(page: Any, pos: str) -> tuple[str, str]:
 
 
 def test_seats_are_named_as_the_viewer_sees_them(srv: LiveServer, browser: Any) -> None:
-    host_ctx = browser.new_context(locale="en-US")
-    guest_ctx = browser.new_context(locale="zh-CN")
-    try:
-        host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    with players(browser, "en-US", "zh-CN") as (host, guest):
         host.goto(srv.url + "/")
         host.select_option("#speed", "slow")
         host.click("#btn-create-room")
@@ -70,9 +67,6 @@ def test_seats_are_named_as_the_viewer_sees_them(srv: LiveServer, browser: Any) 
         assert seat_label(host, "bottom")[0] == "0" and seat_label(host, "bottom")[1].startswith("South (you)")
         assert seat_label(host, "right")[0] == "1" and seat_label(host, "right")[1].startswith("East")
         assert seat_label(host, "left")[0] == "3" and seat_label(host, "left")[1].startswith("West")
-    finally:
-        host_ctx.close()
-        guest_ctx.close()
 
 
 def test_double_clicks_start_one_game_and_play_once(srv: LiveServer, context: Any) -> None:
@@ -222,10 +216,7 @@ def test_find_a_friend_shows_the_called_card_and_unknown_seats(srv: LiveServer, 
 
 
 def test_lan_room_chat_kick_password_and_rules_help(srv: LiveServer, browser: Any) -> None:
-    host_ctx = browser.new_context(locale="en-US")
-    guest_ctx = browser.new_context(locale="zh-CN")
-    try:
-        host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    with players(browser, "en-US", "zh-CN") as (host, guest):
         host.goto(srv.url + "/")
         host.select_option("#speed", "slow")
         host.fill("#room-password", "Qx7pw")
@@ -260,6 +251,3 @@ def test_lan_room_chat_kick_password_and_rules_help(srv: LiveServer, browser: An
         host.once("dialog", lambda d: d.accept())
         host.click("[data-kick='2']")
         guest.wait_for_function("() => document.querySelector('.table-page').dataset.seat === ''")
-    finally:
-        host_ctx.close()
-        guest_ctx.close()

@@ -19,13 +19,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "web"))  # table
 
 from offline_util import StaticServer  # noqa: E402
 
+from chromium import launch_chromium  # noqa: E402
 from tuolaji.offline.build import BuildError, build, find_pyodide  # noqa: E402
 
-CHROMIUM = os.environ.get("TUOLAJI_CHROMIUM", "/usr/bin/chromium")
 # every host name but the test server's resolves to nothing: the page cannot reach a CDN
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run",
-                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+NO_OTHER_HOSTS = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
 
 
 def _required() -> bool:
@@ -56,11 +54,7 @@ def static_server(web_build: Path) -> Iterator[StaticServer]:
 
 @pytest.fixture(scope="session")
 def browser(playwright_api: Any) -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        if _required():
-            pytest.fail(f"no Chromium at {CHROMIUM}; .ci/run installs Debian's chromium")
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    b = playwright_api.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    b = launch_chromium(playwright_api, NO_OTHER_HOSTS)
     yield b
     b.close()
 

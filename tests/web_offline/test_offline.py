@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from offline_util import StaticServer, booted
-from table_page import hand, phase, play_until, wait_js
+from table_page import hand, next_round, phase, play_until, wait_js
 
 from tuolaji.bots.driver import Table
 from tuolaji.bots.registry import make_bot
@@ -63,11 +63,7 @@ def test_a_whole_round_against_the_computer(context: Any, static_server: StaticS
         page.click("#rp-next")
     assert "Trick" in page.locator("#rp-step").inner_text()
     page.goto(static_server.url + f"/#/r/{code}")
-    page.locator("#btn-next-round").wait_for()
-    page.click("#btn-next-round")
-    wait_js(page, "() => document.querySelector('.table-page').dataset.phase !== 'between'")
-    page.locator("#hand .hand-card").first.wait_for()
-    assert "2" in page.locator(".topbar .round").inner_text()
+    next_round(page)
     assert not errors, errors
 
 

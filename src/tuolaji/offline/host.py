@@ -25,15 +25,13 @@ from typing import Any, Protocol
 from urllib.parse import parse_qs, urlsplit
 
 from .. import __version__
-from ..engine.match import Match
 from ..record import RecordError, RecordProblem, from_record, to_record
 from ..ruleset import PRESETS, RuleSetError
 from ..server.access import Act, allowed, roles_of
-from ..server.api import export_record, parse_rules, record_to_continue, rules_schema
+from ..server.api import export_record, new_room, parse_rules, read_new_game, record_to_continue, rules_schema
 from ..server.limits import Limits
-from ..server.protocol import DIFFICULTIES, SPEEDS, MessageError, reason_text, validate_settings
-from ..server.room import Conn, Room, Seat, hash_token, new_token
-from ..validate import TextError, check_text
+from ..server.protocol import DIFFICULTIES, SPEEDS, MessageError, reason_text
+from ..server.room import Conn, Room, Seat, hash_token
 
 log = logging.getLogger("tuolaji.offline")
 SAVE_FORMAT = "tuolaji-browser-save"
@@ -202,8 +200,10 @@ class OfflineHost:
             try:
                 spec = json.loads(body or "{}")
                 parse_rules(spec.get("rules") if isinstance(spec, dict) else None)
-            except (RuleSetError, TypeError, ValueError) as exc:
-                return 200, {"ok": False, "error": str(exc)}
+            except RuleSetError as exc:
+                return 200, {"ok": False, "error": exc.message(lang)}
+            except ValueError:  # not JSON
+                return 200, {"ok": False, "error": reason_text("not_object", lang)}
             return 200, {"ok": True}
         if rest == ["games"] and method == "GET":
             return 200, {"games": await self.list_games(token)}
@@ -249,38 +249,16 @@ class OfflineHost:
     async def create_game(self, body: str, token: str, lang: str) -> tuple[int, Any]:
         """A new game, checked as the server checks it (``server/app.py`` create_game)."""
         try:
-            spec = json.loads(body or "{}")
-            if not isinstance(spec, dict):
-                raise HostError(400, "not_object", lang)
-            rs = parse_rules(spec.get("rules"))
-            settings = validate_settings(spec)
-            seat = spec.get("seat", 0)
-            if seat is not None and (type(seat) is not int or not 0 <= seat < rs.players):
-                raise HostError(400, "bad_seat", lang, seat=seat)
-            name = spec.get("name") or ""
-            try:
-                check_text(name, field="name", max_len=24)
-                check_text(rs.name, field="rules.name", max_len=64)
-            except TextError:
-                raise HostError(400, "bad_name", lang) from None
-            match = Match(rules=rs)
+            game = read_new_game(json.loads(body or "{}"), allow_seed=False)
         except RuleSetError as exc:
             return 400, {"error": exc.message(lang), "code": "bad_rules"}
         except MessageError as exc:
             return 400, {"error": exc.message(lang), "code": exc.code}
         except json.JSONDecodeError:
             raise HostError(400, "not_object", lang) from None
-        made = None
-        if not token or len(token) > 64:
-            token = made = new_token()
-        h = hash_token(token)
-        seats = [Seat() for _ in range(rs.players)]
-        if seat is not None:
-            seats[seat] = Seat(name=" ".join(name.split()), token=h)
-        room = Room(await self.new_code(), match, settings=settings, seats=seats, host=h,
-                    status="playing" if spec.get("start", True) else "lobby")
+        room, made = new_room(await self.new_code(), game, token)
         await self.add(room)
-        return 200, {"code": room.code, "token": made, "seat": seat, "url": f"/r/{room.code}"}
+        return 200, {"code": room.code, "token": made, "seat": game.seat, "url": f"/r/{room.code}"}
 
     async def delete_game(self, code: str, token: str, lang: str) -> tuple[int, Any]:
         code = code.upper()

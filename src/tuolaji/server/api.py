@@ -12,10 +12,13 @@ from typing import Any
 
 from ..cards import cards_str, new_deck
 from ..engine.match import Match
+from ..errors import Reason
 from ..messages import LANGUAGES, catalog
 from ..record import RecordError, RecordProblem, to_record
 from ..ruleset import NOT_OFFERED, NOT_OFFERED_OPTIONS, PRESETS, RuleSet, RuleSetError, RulesProblem, load_rules
-from ..validate import JSONInputError, loads
+from ..validate import JSONInputError, TextError, check_text, loads
+from .protocol import MessageError, Why, validate_settings
+from .room import Room, Seat, hash_token, new_token
 
 
 def rules_labels() -> dict[str, Any]:
@@ -71,6 +74,63 @@ def parse_rules(spec: Any) -> RuleSet:
     if isinstance(spec, str) and spec not in PRESETS:
         raise RuleSetError(RulesProblem.NO_PRESET, name=repr(spec), presets=sorted(PRESETS))
     return load_rules(spec)
+
+
+@dataclasses.dataclass(frozen=True)
+class NewGame:
+    """A checked request for a new game (``POST /api/games``, on the server and offline)."""
+
+    match: Match
+    settings: dict[str, Any]
+    seat: int | None  # the creator's seat; None: the creator watches
+    name: str
+    start: bool  # deal at once (False: a lobby where others take seats first)
+    seed: int | None
+
+
+def read_new_game(body: Any, *, allow_seed: bool) -> NewGame:
+    """Check a new-game request; :class:`MessageError` or :class:`RuleSetError` says what is wrong."""
+    if not isinstance(body, dict):
+        raise MessageError(Reason.NOT_OBJECT)
+    rules = parse_rules(body.get("rules"))
+    settings = validate_settings(body)
+    password = body.get("password") or ""
+    if not isinstance(password, str) or len(password) > 32:
+        raise MessageError(Reason.BAD_MESSAGE, why=Why("'password' must be a text of at most 32 characters",
+                                                       "“password”必须是不超过 32 个字的文字"))
+    if password:  # kept as a hash, like the seat tokens
+        settings["password"] = hash_token(password)
+    seed = body.get("seed")
+    if seed is not None and (not allow_seed or type(seed) is not int):
+        raise MessageError(Reason.NO_SEED)
+    seat = body.get("seat", 0)
+    if seat is not None and (type(seat) is not int or not 0 <= seat < rules.players):
+        raise MessageError(Reason.BAD_SEAT, seat=seat)
+    name = body.get("name") or ""
+    try:
+        check_text(name, field="name", max_len=24)
+        check_text(rules.name, field="rules.name", max_len=64)
+    except TextError:
+        raise MessageError(Reason.BAD_NAME) from None
+    start = body.get("start", True)
+    if not isinstance(start, bool):
+        raise MessageError(Reason.BAD_MESSAGE, why=Why("'start' must be true or false", "“start”只能是 true 或 false"))
+    return NewGame(Match(rules=rules, seed=seed), settings, seat, " ".join(name.split()), start, seed)
+
+
+def new_room(code: str, game: NewGame, token: str | None) -> tuple[Room, str | None]:
+    """The room for a checked request, its creator the host; and the reconnect token made for
+    the creator when they sent none (or an unusable one)."""
+    made = None
+    if not token or len(token) > 64:
+        token = made = new_token()
+    host = hash_token(token)
+    seats = [Seat() for _ in range(game.match.rules.players)]
+    if game.seat is not None:
+        seats[game.seat] = Seat(name=game.name, token=host)
+    room = Room(code, game.match, settings=game.settings, seats=seats, host=host,
+                status="playing" if game.start else "lobby", bot_seed=game.seed)
+    return room, made
 
 
 def export_record(match: Match) -> dict[str, Any]:

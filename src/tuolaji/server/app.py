@@ -49,12 +49,12 @@ from ..cards import cards_str
 from ..engine.match import Match
 from ..record import RecordError, from_record
 from ..ruleset import PRESETS, RuleSetError
-from ..validate import JSONInputError, TextError, check_text, loads, unencodable_path
+from ..validate import JSONInputError, loads, unencodable_path
 from .access import RULES, Act, Role, allowed, roles_of
-from .api import export_record, parse_rules, record_to_continue, rules_schema
+from .api import export_record, new_room, parse_rules, read_new_game, record_to_continue, rules_schema
 from .limits import AddressBook, BotBudget, Limits, TooBig, TooSlow, read_body
 from .local import is_local_player, is_loopback
-from .protocol import DIFFICULTIES, LANGS, SPEEDS, MessageError, Why, reason_text, validate_settings
+from .protocol import DIFFICULTIES, LANGS, SPEEDS, MessageError, reason_text
 from .room import Conn, Room, Seat, hash_token, new_token
 from .store import Store
 from .wire import InfoResponse
@@ -476,9 +476,7 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
         try:
             body = await _body(request, limits)
             parse_rules(body.get("rules") if isinstance(body, dict) else None)
-        except RuleSetError as exc:
-            return JSONResponse({"ok": False, "error": exc.message(_lang(request))})
-        except MessageError as exc:
+        except (RuleSetError, MessageError) as exc:
             return JSONResponse({"ok": False, "error": exc.message(_lang(request))})
         return JSONResponse({"ok": True})
 
@@ -504,53 +502,17 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
 
     async def create_game(request: Request) -> Response:
         try:
-            body = await _body(request, limits)
-            if not isinstance(body, dict):
-                return _refuse(request, "not_object")
-            rs = parse_rules(body.get("rules"))
-            settings = validate_settings(body)
-            password = body.get("password") or ""
-            if not isinstance(password, str) or len(password) > 32:
-                return _refuse(request, "bad_message", why=Why("'password' must be a text of at most 32 characters",
-                                                               "“password”必须是不超过 32 个字的文字"))
-            if password:  # kept as a hash, like the seat tokens
-                settings["password"] = hash_token(password)
-            seed = body.get("seed")
-            if seed is not None and (not tables.allow_seed or type(seed) is not int):
-                return _refuse(request, "no_seed")
-            seat = body.get("seat", 0)
-            if seat is not None and (type(seat) is not int or not 0 <= seat < rs.players):
-                return _refuse(request, "bad_seat", seat=seat)
-            name = body.get("name") or ""
-            try:
-                check_text(name, field="name", max_len=24)
-                check_text(rs.name, field="rules.name", max_len=64)
-            except TextError:
-                return _refuse(request, "bad_name")
-            match = Match(rules=rs, seed=seed)
+            game = read_new_game(await _body(request, limits), allow_seed=tables.allow_seed)
         except RuleSetError as exc:
             return _json_error(exc.message(_lang(request)), code="bad_rules")
         except MessageError as exc:
             return _refusal(exc, _lang(request))
         if not addresses.may_create_room(_address(request)):
             return _refuse(request, "too_many_rooms", 429)
-        token = _token(request)
-        made = None
-        if not token or len(token) > 64:
-            token = made = new_token()
-        h = hash_token(token)
-        seats = [Seat() for _ in range(rs.players)]
-        if seat is not None:
-            seats[seat] = Seat(name=" ".join(name.split()), token=h)
-        start = body.get("start", True)
-        if not isinstance(start, bool):
-            return _json_error(f"'start' must be true or false, not {start!r}"[:120], code="bad_request")
-        room = Room(tables.new_code(), match, settings=settings, seats=seats, host=h,
-                    status="playing" if start else "lobby",
-                    bot_seed=seed if seed is not None else None)
+        room, made = new_room(tables.new_code(), game, _token(request))
         if tables.add(room) is None:
             return _json_error(reason_text("save_failed", _lang(request)), 503, "save_failed")
-        return JSONResponse({"code": room.code, "token": made, "seat": seat, "url": f"/r/{room.code}"})
+        return JSONResponse({"code": room.code, "token": made, "seat": game.seat, "url": f"/r/{room.code}"})
 
     async def game_info(request: Request) -> Response:
         room = await readable(request, Act.INFO)
