@@ -1,21 +1,25 @@
 // @ts-check
-// Animation and sound: cards slide in when dealt and played and the finished trick sweeps to its
-// winner (CSS, style.css under .fx-motion); short tones for your turn, trump declared, a ruff, a
-// failed throw, and a round won or lost (Web Audio, no sound files). Both are settings kept in
-// local storage; both start off when the system asks for reduced motion.
+// Animation and sound: cards fly from the deck when dealt and from their player when played, and
+// the finished trick is swept to its winner (the Web Animations API); short tones for your turn,
+// trump declared, a ruff, a failed throw, and a round won or lost (Web Audio, no sound files).
+// Both are settings kept in local storage; when the system asks for reduced motion nothing moves,
+// whatever the setting, and sound starts off.
 
 const KEYS = { motion: "tuolaji.fx.motion", sound: "tuolaji.fx.sound" };
 
-function reducedMotion() {
+export function reducedMotion() {
   return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
-/** @param {"motion" | "sound"} which @returns {boolean} */
+/** @param {"motion" | "sound"} which @returns {boolean} the player's setting */
 export function fxOn(which) {
   const saved = localStorage.getItem(KEYS[which]);
   if (saved === "on" || saved === "off") return saved === "on";
   return !reducedMotion();
 }
+
+/** Whether cards move: the player's setting, and never under the system's reduced motion. */
+export function motionOn() { return fxOn("motion") && !reducedMotion(); }
 
 /** @param {"motion" | "sound"} which @param {boolean} on */
 export function setFx(which, on) {
@@ -23,9 +27,68 @@ export function setFx(which, on) {
   applyMotion();
 }
 
-/** Mark the page so the CSS animations run only when motion is on. */
+/** Mark the page so the CSS transitions run only when motion is on. */
 export function applyMotion() {
-  document.documentElement.classList.toggle("fx-motion", fxOn("motion"));
+  document.documentElement.classList.toggle("fx-motion", motionOn());
+}
+
+/** @param {DOMRect} r */
+const centre = (r) => [r.left + r.width / 2, r.top + r.height / 2];
+
+/**
+ * Fly an element in from another place (the deck, a player's seat) to where it stands.
+ * @param {Element} el
+ * @param {DOMRect} from
+ * @param {string} id the animation's name ("deal", "play")
+ * @param {number} [duration] ms
+ */
+export function flyIn(el, from, id, duration = 240) {
+  if (!motionOn() || typeof el.animate !== "function") return;
+  const [fx, fy] = centre(from);
+  const [tx, ty] = centre(el.getBoundingClientRect());
+  const anim = el.animate([{ transform: `translate(${fx - tx}px, ${fy - ty}px) scale(0.6)`, opacity: 0.3 }, { transform: "none", opacity: 1 }],
+    { duration, easing: "ease-out" });
+  anim.id = id;
+}
+
+/**
+ * Sweep an element to a place (the trick's winner) and leave it gone; ``elapsed`` ms of the sweep
+ * have passed already (a redrawn trick continues where it was).
+ * @param {Element} el
+ * @param {DOMRect} to
+ * @param {number} elapsed
+ */
+export function sweepTo(el, to, elapsed) {
+  if (!motionOn() || typeof el.animate !== "function") return;
+  const [fx, fy] = centre(el.getBoundingClientRect());
+  const [tx, ty] = centre(to);
+  const anim = el.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${tx - fx}px, ${ty - fy}px) scale(0.4)`, opacity: 0 }],
+    { duration: 380, delay: 500, easing: "ease-in", fill: "forwards" });
+  anim.id = "sweep";
+  anim.currentTime = elapsed;
+}
+
+/**
+ * A card back flying from the deck to a seat (another player's card dealt), drawn over the page.
+ * @param {DOMRect} from
+ * @param {DOMRect} to
+ */
+export function dealTo(from, to) {
+  if (!motionOn()) return;
+  const el = document.createElement("span");
+  el.className = "flying-back";
+  el.setAttribute("aria-hidden", "true");
+  const [fx, fy] = centre(from);
+  const [tx, ty] = centre(to);
+  el.style.left = `${fx}px`;
+  el.style.top = `${fy}px`;
+  document.body.appendChild(el);
+  if (typeof el.animate !== "function") { el.remove(); return; }
+  const anim = el.animate([{ transform: "translate(-50%, -50%)", opacity: 1 }, { transform: `translate(calc(${tx - fx}px - 50%), calc(${ty - fy}px - 50%)) scale(0.7)`, opacity: 0.2 }],
+    { duration: 240, easing: "ease-out" });
+  anim.id = "deal";
+  anim.onfinish = () => el.remove();
+  anim.oncancel = () => el.remove();
 }
 
 /** @type {AudioContext | null} */

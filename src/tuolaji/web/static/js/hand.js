@@ -5,6 +5,8 @@
 import { t } from "./i18n.js";
 import { cardEl, cardLabel } from "./cards.js";
 import { h, swap } from "./dom.js";
+import { flyIn } from "./fx.js";
+import { effectiveSuit } from "./tally.js";
 
 /** @typedef {import("./table.js").TablePage} TablePage */
 
@@ -52,13 +54,22 @@ export function renderHand(page) {
     if (kittyLeft[c]) { classes.push("from-kitty"); kittyLeft[c]--; }
     const item = h("div", {
       class: classes.join(" "), role: "option", "aria-selected": sel ? "true" : "false", tabindex: key === page.focusKey ? "0" : "-1",
-      "data-key": key, "data-card": c, "aria-label": cardLabel(c) + (classes.includes("from-kitty") ? `, ${t("from_kitty")}` : ""),
+      "data-key": key, "data-card": c, "data-trump": String(effectiveSuit(c, v.trump, v.level) === "T"), "aria-label": cardLabel(c) + (classes.includes("from-kitty") ? `, ${t("from_kitty")}` : ""),
       onclick: () => { page.focusKey = key; toggle(page, key); },
     }, cardEl(c, { label: false }));
     el.appendChild(item);
   });
   if (!swap(handEl, el)) return;
   if (hadFocus && page.focusKey) focusCard(page, page.focusKey);
+  // cards new to the hand (dealt, or the kitty picked up) fly in from the deck; not on a page's first draw
+  const seen = page.handSeen;
+  page.handSeen = new Set(keys);
+  if (seen === null || keys.length <= seen.size) return;
+  const deck = (page.felt.querySelector("#deal-info") || page.felt).getBoundingClientRect();
+  for (const item of handEl.children) {
+    const key = /** @type {HTMLElement} */ (item).dataset.key;
+    if (key && !seen.has(key)) flyIn(item, deck, "deal", 220);
+  }
 }
 
 /**

@@ -19,7 +19,11 @@ export function eventLine(e, name) {
     case "declared": return t("ev_declared", { name: name(e.seat), cards: cardsText(e.cards) });
     case "trump_fixed": return t("ev_trump_fixed", { trump: e.trump === null ? t("no_trump") : suitText(e.trump), name: name(e.dealer) });
     case "buried": return t("ev_buried", { name: name(e.seat) });
-    case "played": return e.attempted ? t("ev_failed_throw", { name: name(e.seat), tried: cardsText(e.attempted), cards: cardsText(e.cards) }) : null;
+    case "played":
+      if (!e.attempted) return null;
+      return e.beaten_by !== undefined && e.beating
+        ? t("ev_failed_throw_by", { name: name(e.seat), tried: cardsText(e.attempted), by: name(e.beaten_by), beating: cardsText(e.beating), cards: cardsText(e.cards) })
+        : t("ev_failed_throw", { name: name(e.seat), tried: cardsText(e.attempted), cards: cardsText(e.cards) });
     case "trick_ended": return t("ev_trick", { name: name(e.winner), p: e.points });
     case "redealt": return t("ev_redealt");
     case "round_ended": return t("ev_round", { p: e.attacker_points });

@@ -14,7 +14,7 @@ import { lobbyDialog, summaryDialog } from "./summary.js";
 import { GameLog } from "./log.js";
 import { recordRound } from "./stats.js";
 import { RoundTally, effectiveSuit, GROUPS } from "./tally.js";
-import { applyMotion, fxOn, play as playCue, setFx } from "./fx.js";
+import { applyMotion, dealTo, flyIn, fxOn, motionOn, play as playCue, reducedMotion, setFx, sweepTo } from "./fx.js";
 import { helpDialog } from "./help.js";
 
 /**
@@ -70,10 +70,16 @@ export class TablePage {
     this.extraDialog = null;
     /** @type {Record<string, any> | null} the room's rules (from welcome) */
     this.rules = null;
-    /** @type {{ seat: number, tried: string[], cards: string[] } | null} the last failed throw, shown until the trick ends */
+    /** @type {{ seat: number, tried: string[], cards: string[], by: number | null, beating: string[] | null } | null} the last failed throw, shown until the trick ends */
     this.failedThrow = null;
     /** @type {string} the trick and the number of its plays drawn last (new plays slide in) */
     this.drawnPlays = "";
+    /** @type {Set<string> | null} the hand's cards drawn last (new ones fly in from the deck) */
+    this.handSeen = null;
+    /** @type {number[] | null} the seats' card counts drawn last (a card dealt flies to its seat) */
+    this.sizesSeen = null;
+    /** @type {{ key: string, at: number } | null} the finished trick being swept to its winner, since when */
+    this.sweep = null;
     applyMotion();
     /** @type {number | null} the round being played when this page opened */
     this.firstRound = null;
@@ -206,7 +212,7 @@ export class TablePage {
     if (newRound) this.selected = [];
     this.log.add(m, (s) => this.name(s));
     this.watch(m, prev);
-    if (localStorage.getItem("tuolaji.trumpLeft") === "on") trumpFirst(m);
+    if (localStorage.getItem("tuolaji.trumpLeft") === "on") trumpSide(m, true);
     this.render();
   }
 
@@ -273,7 +279,7 @@ export class TablePage {
       }
       this.tally.add(e);
       if (e.e === "played" && e.attempted) {
-        this.failedThrow = { seat: e.seat, tried: e.attempted, cards: e.cards };
+        this.failedThrow = { seat: e.seat, tried: e.attempted, cards: e.cards, by: e.beaten_by ?? null, beating: e.beating || null };
         if (fresh) playCue("failed_throw");
       }
       if (fresh && (e.e === "declared" || e.e === "trump_fixed")) playCue("trump");
@@ -400,11 +406,11 @@ export class TablePage {
 
   /** The player's own choices, kept in this browser: sound, animation, counter, hand order, colours. */
   playerSettings() {
-    /** @param {string} id @param {string} label @param {boolean} on @param {(on: boolean) => void} set */
-    const check = (id, label, on, set) => {
-      const box = h("input", { id, type: "checkbox", checked: on });
+    /** @param {string} id @param {string} label @param {boolean} on @param {(on: boolean) => void} set @param {string | null} [locked] why it cannot be changed */
+    const check = (id, label, on, set, locked = null) => {
+      const box = h("input", { id, type: "checkbox", checked: on, disabled: !!locked });
       box.addEventListener("change", () => { set(box.checked); this.render(); });
-      return h("label", { for: id }, box, " ", label);
+      return h("label", { for: id, title: locked || undefined }, box, " ", label, locked ? h("small", { class: "muted" }, ` (${locked})`) : null);
     };
     /** @param {string} key */
     const flag = (key, dflt = false) => { const v = localStorage.getItem(key); return v === null ? dflt : v === "on"; };
@@ -414,9 +420,9 @@ export class TablePage {
     const box = h("details", Object.assign({ class: "settings prefs", id: "prefs" }, open), h("summary", { "aria-label": t("settings") }, "☰"),
       h("div", { class: "settings-panel" },
         check("pref-sound", t("sound"), fxOn("sound"), (on) => setFx("sound", on)),
-        check("pref-motion", t("motion"), fxOn("motion"), (on) => setFx("motion", on)),
+        check("pref-motion", t("motion"), motionOn(), (on) => setFx("motion", on), reducedMotion() ? t("motion_reduced") : null),
         check("pref-counter", t("counter_setting"), flag("tuolaji.counter", true), (on) => keep("tuolaji.counter", on)),
-        check("pref-trump-left", `${t("hand_sort")}: ${t("trump_left")}`, flag("tuolaji.trumpLeft"), (on) => { keep("tuolaji.trumpLeft", on); if (on && this.state) trumpFirst(this.state); }),
+        check("pref-trump-left", `${t("hand_sort")}: ${t("trump_left")}`, flag("tuolaji.trumpLeft"), (on) => { keep("tuolaji.trumpLeft", on); if (this.state) trumpSide(this.state, on); }),
         check("pref-four-colour", t("four_colour"), flag("tuolaji.fourColour"), (on) => { keep("tuolaji.fourColour", on); document.documentElement.classList.toggle("four-colour", on); })));
     document.documentElement.classList.toggle("four-colour", flag("tuolaji.fourColour"));
     box.addEventListener("toggle", () => { this.prefsOpen = box.open; });
@@ -430,6 +436,10 @@ export class TablePage {
     const n = this.players();
     const me = this.me();
     const sides = v.sides || [];
+    /** @type {number[]} */
+    const freshSeats = [];
+    /** @type {string | null} */
+    let sweepKey = null;
     this.felt.dataset.players = String(n);
     for (let seat = 0; seat < n; seat++) {
       const rel = relSeat(seat, me, n);
@@ -460,16 +470,19 @@ export class TablePage {
         "data-winner-pos": winner === null ? "" : seatPlace(relSeat(winner, me, n), n),
         "aria-label": trick ? t("trick_n", { n: v.tricks_played + 1 }) : t("last_trick"),
       });
+      const firstDraw = this.drawnPlays === "";  // a page opened mid-trick shows it as it is
       const drawn = this.drawnPlays.split(":");
-      const same = drawn[0] === `${v.round_number}.${v.tricks_played}.${trick ? "open" : "done"}`;
+      const same = drawn[0] === `${v.round_number}.${v.tricks_played}.${trick ? "open" : "done"}`
+        || (!trick && drawn[0] === `${v.round_number}.${v.tricks_played - 1}.open`);  // the trick just ended: its last play is new
       const before = same ? parseInt(drawn[1] || "0", 10) : (trick ? 0 : showing.plays.length);
       this.drawnPlays = `${v.round_number}.${v.tricks_played}.${trick ? "open" : "done"}:${showing.plays.length}`;
       showing.plays.forEach((p, i) => {
         const won = winner === p.seat;
-        const fresh = i >= before ? " fresh" : "";
-        area.appendChild(h("div", { class: "play" + (won ? " won" : "") + fresh, "data-pos": seatPlace(relSeat(p.seat, me, n), n), "data-seat": p.seat },
+        if (i >= before && !firstDraw) freshSeats.push(p.seat);
+        area.appendChild(h("div", { class: "play" + (won ? " won" : ""), "data-pos": seatPlace(relSeat(p.seat, me, n), n), "data-seat": p.seat },
           cardRow(p.cards)));
       });
+      if (winner !== null) sweepKey = `${v.round_number}.${v.tricks_played}`;
       if (trick && trick.attempted) area.appendChild(h("div", { class: "attempted" }, cardsText(trick.attempted)));
       felt.appendChild(area);
     }
@@ -479,7 +492,47 @@ export class TablePage {
         `${t("phase_" + v.phase)} · ${t("dealt_n", { n: v.dealt })}`,
         bid ? h("div", { class: "bid" }, t("ev_declared", { name: this.name(bid.seat), cards: "" }), cardRow(bid.cards, { small: true })) : null));
     }
-    if (swap(this.felt, felt)) this.renderTimer();
+    const redrawn = swap(this.felt, felt);
+    if (redrawn) this.renderTimer();
+    if (!this.readonly) this.moveCards(redrawn, freshSeats, sweepKey, v.hand_sizes, v.phase);
+  }
+
+  /**
+   * The felt's motion, after it is drawn: cards dealt fly from the deck to their seats, new plays
+   * fly in from their players, a finished trick is swept to its winner (all off with motion off).
+   * @param {boolean} redrawn whether the felt was rebuilt (a kept felt keeps its animations)
+   * @param {number[]} freshSeats seats whose play is new since the last draw
+   * @param {string | null} sweepKey the finished trick shown, if any
+   * @param {number[]} sizes the seats' card counts
+   * @param {string} phase
+   */
+  moveCards(redrawn, freshSeats, sweepKey, sizes, phase) {
+    const seatRect = (/** @type {number} */ seat) => {
+      const el = this.felt.querySelector(`.seat[data-seat="${seat}"]`);
+      return el ? el.getBoundingClientRect() : null;
+    };
+    const seen = this.sizesSeen;
+    this.sizesSeen = [...sizes];
+    if (phase === "deal" && seen && seen.length === sizes.length) {
+      const deck = (this.felt.querySelector("#deal-info") || this.felt).getBoundingClientRect();
+      sizes.forEach((n, seat) => {
+        const to = seatRect(seat);
+        if (n > seen[seat] && seat !== this.me() && to) dealTo(deck, to);
+      });
+    }
+    if (!redrawn) return;
+    for (const seat of freshSeats) {
+      const el = this.felt.querySelector(`.trick .play[data-seat="${seat}"]`);
+      const from = seatRect(seat);
+      if (el && from) flyIn(el, from, "play");
+    }
+    if (sweepKey === null) { this.sweep = null; return; }
+    if (!this.sweep || this.sweep.key !== sweepKey) this.sweep = { key: sweepKey, at: performance.now() };
+    const winner = this.felt.querySelector(".trick .play.won");
+    const to = winner ? seatRect(Number(/** @type {HTMLElement} */ (winner).dataset.seat)) : null;
+    if (!to) return;
+    const elapsed = performance.now() - this.sweep.at;
+    for (const el of this.felt.querySelectorAll(".trick .play")) sweepTo(el, to, elapsed);
   }
 
   /** @param {KeyboardEvent} e */
@@ -593,9 +646,12 @@ export class TablePage {
     if (this.failedThrow) {
       const f = this.failedThrow;
       const rules = this.rules || {};
-      const penalty = rules.throw_penalty === "points" ? t("failed_throw_penalty", { p: rules.throw_penalty_points }) : "";
+      const penalty = rules.throw_penalty === "points" ? t("failed_throw_penalty", { p: rules.throw_penalty_points })
+        : rules.throw_penalty === "stake" ? t("failed_throw_penalty_stake") : "";
+      // older records do not say who beat the throw
+      const beaten = f.by !== null && f.beating ? t("failed_beaten_by", { by: this.name(f.by), beating: cardsText(f.beating) }) : t("failed_beaten");
       coach.appendChild(h("div", { class: "failed-throw", id: "failed-throw", role: "alert" }, h("strong", {}, `${t("failed_throw_title")}: `),
-        t("failed_throw", { name: this.name(f.seat), tried: cardsText(f.tried), beaten: t("failed_beaten"), cards: cardsText(f.cards) }) + penalty));
+        t("failed_throw", { name: this.name(f.seat), tried: cardsText(f.tried), beaten, cards: cardsText(f.cards) }) + penalty));
     }
     if (this.hintText) coach.appendChild(h("p", { class: "hint", id: "hint-text" }, this.hintText));
     if (this.coachMsg) {
@@ -741,13 +797,16 @@ export class TablePage {
 }
 
 /**
- * Trump at the left of the hand: the state's hand (and the per-card options) reordered, trumps first.
+ * Trump at the left or the right of the hand: the state's hand (and the per-card options)
+ * reordered, the trumps moved as one block (the server sends them at the right).
  * @param {StateMsg} m
+ * @param {boolean} left
  */
-function trumpFirst(m) {
+function trumpSide(m, left) {
   const v = m.view;
   const trump = v.hand.map((c) => effectiveSuit(c, v.trump, v.level) === "T");
-  const order = [...v.hand.keys()].sort((a, b) => Number(trump[b]) - Number(trump[a]) || a - b);
+  const first = left ? 1 : -1;
+  const order = [...v.hand.keys()].sort((a, b) => first * (Number(trump[b]) - Number(trump[a])) || a - b);
   if (order.every((i, k) => i === k)) return;
   /** @template T @param {T[] | undefined} xs @returns {T[] | undefined} */
   const by = (xs) => (xs ? order.map((i) => /** @type {T} */ (xs[i])) : xs);

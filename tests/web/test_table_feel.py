@@ -1,0 +1,167 @@
+"""The table as players expect it (issue 12): a failed throw says who beat it and with what, the
+cards move (dealt, played, swept to the trick's winner) unless the player or the system turns
+motion off, and the hand's order and colours are the player's choice, kept across a reload."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from table_page import hand, my_turn, new_game, phase, play_until  # noqa: E402
+from test_client_modules import fake_table  # noqa: E402
+
+from playthrough import play_to, step  # noqa: E402
+from tuolaji.engine.events import Played  # noqa: E402
+from tuolaji.server.room import Conn, Room, Seat, hash_token, on_loop  # noqa: E402
+from tuolaji.server.testing import LiveServer  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(tmp_path_factory.mktemp("db") / "games.sqlite3", allow_seed=True) as s:
+        yield s
+
+
+# ------------------------------------------------------------------ a failed throw, announced
+def _state_after_a_failed_throw() -> tuple[dict[str, Any], Played]:
+    """Seat 0's state message, from the room core, right after some seat's throw failed."""
+    match, rng = play_to(157, 0)
+
+    def failed() -> Played | None:
+        return next((e for e in match.round.events if isinstance(e, Played) and e.attempted), None)
+
+    while failed() is None:  # the random players of the golden match throw, and some throws fail
+        step(match, rng)
+    played = failed()
+    assert played is not None and played.beaten_by is not None and played.beating
+    room = Room("FEEL1", match, seats=[Seat(name="", token=hash_token("tok-0"))] + [Seat() for _ in range(3)],
+                host=hash_token("tok-0"), status="playing", settings={"speed": "slow"}, bot_seed=1, offload=on_loop)
+    conn = Conn(lang="zh")
+
+    async def hello() -> list[dict[str, Any]]:
+        await room.handle(conn, json.dumps({"type": "hello", "token": "tok-0", "lang": "zh"}))
+        return conn.take(room)
+
+    with ThreadPoolExecutor(1) as pool:  # Playwright's sync API holds this thread's event loop
+        msgs = pool.submit(asyncio.run, hello()).result()
+    state = [m for m in msgs if m["type"] == "state"][-1]
+    return state, played
+
+
+def _zh(cards: list[str]) -> str:
+    """Cards as the Chinese page writes them (cards.js cardText)."""
+    suit = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+    return " ".join({"BJ": "大王", "LJ": "小王"}.get(c) or suit[c[0]] + c[1:] for c in cards)
+
+
+def test_a_failed_throw_says_who_beat_it_with_what_and_what_was_played(srv: LiveServer, context: Any) -> None:
+    state, played = _state_after_a_failed_throw()
+    wire = next(e for e in state["events"] if e["e"] == "played" and e.get("attempted"))
+    assert wire["beaten_by"] == played.beaten_by and wire["beating"]
+    page = fake_table(srv, context, state)
+    page.evaluate("async (s) => { const { setLang } = await import('/static/js/i18n.js'); "
+                  "setLang('zh'); window.room.deliver(s); }", state)
+    notice = page.locator("#failed-throw").inner_text()
+    by = {0: "我", 1: "下家", 2: "对家", 3: "上家"}[played.beaten_by]  # names by the viewer's (seat 0's) screen
+    assert "甩牌失败" in notice and f"{by} 有 {_zh(wire['beating'])} 更大" in notice, notice
+    assert _zh(wire["attempted"]) in notice and f"改出：{_zh(wire['cards'])}" in notice, notice
+    log = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
+    assert any(f"（{by} 有 {_zh(wire['beating'])} 更大）" in line for line in log), log
+    assert not page.errors
+
+
+# ------------------------------------------------------------------ animation: on, off, reduced motion
+WATCH = """() => {
+  window.fxKinds = [];
+  const look = () => {
+    for (const a of document.getAnimations()) {
+      const kind = a.id || a.constructor.name;
+      if (!window.fxKinds.includes(kind)) window.fxKinds.push(kind);
+    }
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}"""
+
+
+def _animations_of_a_deal_and_two_tricks(page: Any, base: str, motion: str) -> set[str]:
+    """Start a game at normal speed and watch its deal and first tricks: the animations seen."""
+    page.goto(base + "/")
+    page.evaluate("(m) => localStorage.setItem('tuolaji.fx.motion', m)", motion)
+    page.evaluate(WATCH)  # the page is one document: the table opens without a reload
+    page.select_option("#speed", "normal")
+    page.select_option("#difficulty", "easy")
+    page.click("#btn-new-game")
+    page.wait_for_url("**/r/*")
+    page.locator("#hand .hand-card").first.wait_for()
+    play_until([page], lambda: phase(page) == "play" and my_turn(page) and len(hand(page)) <= 23)
+    page.wait_for_timeout(400)
+    return set(page.evaluate("window.fxKinds"))
+
+
+def test_cards_are_dealt_played_and_swept_with_motion_on(srv: LiveServer, context: Any) -> None:
+    kinds = _animations_of_a_deal_and_two_tricks(context.new_page(), srv.url, "on")
+    assert {"deal", "play", "sweep"} <= kinds, kinds
+
+
+def test_the_animation_setting_turns_every_animation_off(srv: LiveServer, context: Any) -> None:
+    assert _animations_of_a_deal_and_two_tricks(context.new_page(), srv.url, "off") == set()
+
+
+def test_reduced_motion_turns_every_animation_off(srv: LiveServer, browser: Any) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US", reduced_motion="reduce")
+    try:
+        page = ctx.new_page()
+        assert _animations_of_a_deal_and_two_tricks(page, srv.url, "on") == set(), "even a saved choice gives way"
+        page.click("#prefs summary")
+        box = page.locator("#pref-motion")
+        assert not box.is_checked() and box.is_disabled()
+    finally:
+        ctx.close()
+
+
+# ------------------------------------------------------------------ the hand: trump side, four colours
+def _trump_flags(page: Any) -> list[bool]:
+    return list(page.eval_on_selector_all("#hand .hand-card", "els => els.map(e => e.dataset.trump === 'true')"))
+
+
+def _club_fill(page: Any) -> str:
+    return str(page.evaluate("""() => {
+      const t = document.querySelector('#hand .card[data-card^="C"] svg text');
+      return t ? getComputedStyle(t).fill : '';
+    }"""))
+
+
+def test_trump_at_the_left_and_four_colours_are_kept_across_a_reload(srv: LiveServer, context: Any) -> None:
+    page = context.new_page()
+    new_game(page, srv.url, speed="normal")
+    play_until([page], lambda: phase(page) == "play" and my_turn(page))
+    before = _trump_flags(page)
+    assert any(before) and not all(before), "a hand with trumps and plain cards"
+    assert before[-1] and not before[0], "by default trump is at the right"
+    black = _club_fill(page)
+    page.click("#prefs summary")
+    page.check("#pref-trump-left")
+    page.check("#pref-four-colour")
+    flags = _trump_flags(page)
+    assert flags[0] and not flags[-1] and sorted(flags) == sorted(before)
+    if black:  # a hand with a club: clubs turn green
+        assert black == "rgb(17, 17, 17)" and _club_fill(page) == "rgb(27, 122, 53)"
+    page.reload()
+    page.locator("#hand .hand-card").first.wait_for()
+    flags = _trump_flags(page)
+    assert flags[0] and not flags[-1], "trump stays at the left after a reload"
+    if black:
+        assert _club_fill(page) == "rgb(27, 122, 53)", "four colours stay after a reload"
+    page.click("#prefs summary")
+    assert page.locator("#pref-trump-left").is_checked() and page.locator("#pref-four-colour").is_checked()
+    page.uncheck("#pref-trump-left")
+    flags = _trump_flags(page)
+    assert flags[-1] and not flags[0], "and back to the right"
