@@ -8,8 +8,10 @@ import asyncio
 import json
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 pytest.importorskip("starlette")
@@ -18,9 +20,15 @@ from table_page import hand, my_turn, new_game, phase, play_until  # noqa: E402
 from test_client_modules import fake_table  # noqa: E402
 
 from playthrough import play_to, step  # noqa: E402
-from tuolaji.engine.events import Played  # noqa: E402
+from tuolaji.bots.driver import Table  # noqa: E402
+from tuolaji.bots.registry import make_bot  # noqa: E402
+from tuolaji.engine.events import Played, TrickEnded  # noqa: E402
+from tuolaji.engine.match import Match  # noqa: E402
+from tuolaji.engine.round import Phase  # noqa: E402
 from tuolaji.server.room import Conn, Room, Seat, hash_token, on_loop  # noqa: E402
 from tuolaji.server.testing import LiveServer  # noqa: E402
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "match_seed157.json"  # a whole match
 
 
 @pytest.fixture(scope="module")
@@ -30,6 +38,40 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 
 # ------------------------------------------------------------------ a failed throw, announced
+def _state_for(match: Match, seat: int) -> dict[str, Any]:
+    """The state message ``seat`` gets from the room core on opening the table, in Chinese."""
+    seats = [Seat(name="", token=hash_token(f"tok-{s}")) for s in range(match.rules.players)]
+    room = Room("FEEL1", match, seats=seats, host=hash_token("tok-0"), status="playing",
+                settings={"speed": "slow"}, bot_seed=1, offload=on_loop)
+    conn = Conn(lang="zh")
+
+    async def hello() -> list[dict[str, Any]]:
+        await room.handle(conn, json.dumps({"type": "hello", "token": f"tok-{seat}", "lang": "zh"}))
+        return conn.take(room)
+
+    with ThreadPoolExecutor(1) as pool:  # Playwright's sync API holds this thread's event loop
+        msgs = pool.submit(asyncio.run, hello()).result()
+    return [m for m in msgs if m["type"] == "state"][-1]
+
+
+def _bots_until(rules: str, pred: Any) -> Match:
+    """A match played by computer players until ``pred(match)``."""
+    match = Match(rules=rules, seed=7)
+    table = Table(match, [make_bot("random", seed=s) for s in range(match.rules.players)], seed=3)
+    for _ in range(20_000):
+        if pred(match):
+            return match
+        table.step()
+    raise AssertionError("never reached")
+
+
+def _zh_page(srv: LiveServer, context: Any, state: dict[str, Any]) -> Any:
+    page = fake_table(srv, context, state)
+    page.evaluate("async (s) => { const { setLang } = await import('/static/js/i18n.js'); "
+                  "setLang('zh'); window.room.deliver(s); }", state)
+    return page
+
+
 def _state_after_a_failed_throw() -> tuple[dict[str, Any], Played]:
     """Seat 0's state message, from the room core, right after some seat's throw failed."""
     match, rng = play_to(157, 0)
@@ -41,18 +83,7 @@ def _state_after_a_failed_throw() -> tuple[dict[str, Any], Played]:
         step(match, rng)
     played = failed()
     assert played is not None and played.beaten_by is not None and played.beating
-    room = Room("FEEL1", match, seats=[Seat(name="", token=hash_token("tok-0"))] + [Seat() for _ in range(3)],
-                host=hash_token("tok-0"), status="playing", settings={"speed": "slow"}, bot_seed=1, offload=on_loop)
-    conn = Conn(lang="zh")
-
-    async def hello() -> list[dict[str, Any]]:
-        await room.handle(conn, json.dumps({"type": "hello", "token": "tok-0", "lang": "zh"}))
-        return conn.take(room)
-
-    with ThreadPoolExecutor(1) as pool:  # Playwright's sync API holds this thread's event loop
-        msgs = pool.submit(asyncio.run, hello()).result()
-    state = [m for m in msgs if m["type"] == "state"][-1]
-    return state, played
+    return _state_for(match, 0), played
 
 
 def _zh(cards: list[str]) -> str:
@@ -65,9 +96,7 @@ def test_a_failed_throw_says_who_beat_it_with_what_and_what_was_played(srv: Live
     state, played = _state_after_a_failed_throw()
     wire = next(e for e in state["events"] if e["e"] == "played" and e.get("attempted"))
     assert wire["beaten_by"] == played.beaten_by and wire["beating"]
-    page = fake_table(srv, context, state)
-    page.evaluate("async (s) => { const { setLang } = await import('/static/js/i18n.js'); "
-                  "setLang('zh'); window.room.deliver(s); }", state)
+    page = _zh_page(srv, context, state)
     notice = page.locator("#failed-throw").inner_text()
     by = {0: "我", 1: "下家", 2: "对家", 3: "上家"}[played.beaten_by]  # names by the viewer's (seat 0's) screen
     assert "甩牌失败" in notice and f"{by} 有 {_zh(wire['beating'])} 更大" in notice, notice
@@ -165,3 +194,62 @@ def test_trump_at_the_left_and_four_colours_are_kept_across_a_reload(srv: LiveSe
     page.uncheck("#pref-trump-left")
     flags = _trump_flags(page)
     assert flags[-1] and not flags[0], "and back to the right"
+
+
+# ------------------------------------------------------------------ defects seen playing on a phone, in Chinese
+def test_burying_and_calling_a_friend_say_what_the_dealer_does(srv: LiveServer, context: Any) -> None:
+    """Seen: the bury's check said "可以出" (may play), and calling a friend said only "your turn"."""
+    match = _bots_until("bianfeng-friend", lambda m: m.round.phase == Phase.BURY)
+    dealer = match.round.turn
+    assert dealer is not None
+    state = _state_for(match, dealer)
+    page = _zh_page(srv, context, state)
+    assert page.locator("#status").inner_text() == "选 8 张牌扣底。"
+    for card in page.locator("#hand .hand-card").all()[:8]:
+        card.click()
+    check = next(m for m in reversed(page.evaluate("window.room.sent")) if m["type"] == "check")
+    assert check["action"] == "bury"
+    page.evaluate("(id) => window.room.deliver({type: 'checked', re: id, ok: true, throw: false})", check["id"])
+    assert page.locator("#check-result").inner_text() == "✓ 可以这样扣底"
+    match = _bots_until("bianfeng-friend", lambda m: m.round.phase == Phase.CALL_FRIEND)
+    dealer = match.round.turn
+    assert dealer is not None
+    page = _zh_page(srv, context, _state_for(match, dealer))
+    assert "就是你的朋友" in page.locator("#status").inner_text()
+    assert page.locator("#btn-call-friend").is_visible()
+
+
+def test_the_attackers_scored_cards_count_before_the_friend_shows(srv: LiveServer, context: Any) -> None:
+    """Seen: "闲家得分牌 20" over "无" — the points counted, the cards not, until the friend showed."""
+    def scored_early(m: Match) -> bool:
+        rnd = m.round
+        return (rnd.phase == Phase.PLAY and not rnd.friend_revealed and rnd.attacker_points > 0
+                and any(isinstance(e, TrickEnded) for e in rnd.events))
+
+    match = _bots_until("bianfeng-friend", scored_early)
+    state = _state_for(match, 0)
+    assert state["view"]["attacker_points"] > 0 and None in state["view"]["sides"]
+    page = _zh_page(srv, context, state)
+    cards = page.eval_on_selector_all("#scored-cards .card", "els => els.map(e => e.dataset.card)")
+    points = sum({"5": 5, "10": 10, "K": 10}.get(c[1:], 0) for c in cards)
+    assert points == state["view"]["attacker_points"], (cards, state["view"]["attacker_points"])
+
+
+def test_a_replay_shows_the_levels_of_its_round(srv: LiveServer, context: Any) -> None:
+    """Seen: replaying round 1 of a finished match showed the final levels (王 and 7) over a
+    round played at level 2."""
+    record = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    r = httpx.post(srv.url + "/api/import", json=record, timeout=60)
+    code = r.json()["code"]
+    page = context.new_page()
+    page.goto(srv.url + f"/replay/{code}")
+    page.locator("#replay-round").select_option("1")
+    page.wait_for_function("() => document.querySelector('#rp-step') && document.querySelector('#levels')")
+    page.locator("#rp-next").click()
+    levels = page.locator("#levels strong").all_inner_texts()
+    assert levels == ["2", "2"], levels
+    last = str(len([e for e in record["events"] if e["e"] == "round_ended"]))
+    page.locator("#replay-round").select_option(last)
+    page.locator("#rp-next").click()
+    page.wait_for_function("() => document.querySelectorAll('#levels strong').length === 2")
+    assert page.locator("#levels strong").all_inner_texts() != ["2", "2"]

@@ -268,4 +268,5 @@ def replay_frames(match: Match, number: int, seat: int | None) -> ReplayResponse
             frames.append({"label": label, "view": cast(RoundView, round_view(rnd, seat))})
         last_phase = phase
     return {"round": number, "seat": seat, "rounds": len(match.rounds), "frames": frames,
-            "players": match.rules.players}
+            "players": match.rules.players, "levels": list(start.levels),
+            "level_names": [level_name(x) for x in start.levels]}  # as they stood in that round

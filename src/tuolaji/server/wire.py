@@ -533,6 +533,8 @@ class ReplayResponse(TypedDict):
     rounds: int
     frames: list[ReplayFrame]
     players: int
+    levels: list[int]  # the levels as they stood in that round (per team, or per seat with find-a-friend)
+    level_names: list[str]
     names: NotRequired[list[str]]
     summary: NotRequired[PublicSummary]
 

@@ -115,8 +115,8 @@ export class ReplayPage {
     const summary = data.summary;
     /** @type {import("./wire").TableView} */
     const v = Object.assign({}, frame.view, {
-      level_names: summary ? summary.level_names : [], round_number: this.round, sides: [],
-      levels: summary ? summary.levels : [], winner: null, over: false,
+      level_names: data.level_names, round_number: this.round, sides: [],
+      levels: data.levels, winner: null, over: false,
     });
     table.state = {
       type: "state",

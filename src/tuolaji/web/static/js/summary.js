@@ -1,6 +1,6 @@
 // @ts-check
 // The table's dialogs: the lobby of a room for friends, and the summary after each round.
-import { t } from "./i18n.js";
+import { t, lang } from "./i18n.js";
 import { cardRow, suitText } from "./cards.js";
 import { h, toast } from "./dom.js";
 import { savedName } from "./api.js";
@@ -90,6 +90,8 @@ export function summaryDialog(page, s, over) {
   return h("div", { class: "summary", id: "summary" },
     h("h2", { id: "dialog-title" }, head), winnerLine,
     h("p", {}, `${t("trump")} ${s.trump ? suitText(s.trump) : t("no_trump")}${levelText(s.level)} · ${t("dealer")}: ${page.name(s.dealer)}`),
+    // find-a-friend: who turned out to be on the dealer's side
+    page.rules && page.rules.partnership === "find_friend" && r.dealer_side.length ? h("p", { id: "summary-side" }, t("dealer_side_was", { names: r.dealer_side.map((x) => page.name(x)).join(lang() === "zh" ? "、" : ", ") })) : null,
     h("table", { class: "score" }, h("tbody", {}, ...rows)),
     h("p", { class: "result", id: "summary-result" }, result),
     h("p", { id: "summary-levels" }, `${t("levels")}: ${levelRows}`),

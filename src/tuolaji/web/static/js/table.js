@@ -410,7 +410,7 @@ export class TablePage {
     const check = (id, label, on, set, locked = null) => {
       const box = h("input", { id, type: "checkbox", checked: on, disabled: !!locked });
       box.addEventListener("change", () => { set(box.checked); this.render(); });
-      return h("label", { for: id, title: locked || undefined }, box, " ", label, locked ? h("small", { class: "muted" }, ` (${locked})`) : null);
+      return h("label", { for: id, title: locked || undefined }, box, " ", label, locked ? h("small", { class: "muted" }, locked) : null);
     };
     /** @param {string} key */
     const flag = (key, dflt = false) => { const v = localStorage.getItem(key); return v === null ? dflt : v === "on"; };
@@ -619,6 +619,7 @@ export class TablePage {
         const sel = h("select", { id: "friend-card", "aria-label": t("call_friend") });
         for (const s of "SHCD") for (const r of ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]) sel.appendChild(h("option", { value: s + r }, cardText(s + r)));
         el.append(sel, h("button", { type: "button", id: "btn-call-friend", class: "primary", disabled: busy, onclick: () => this.act({ type: "call_friend", card: sel.value }) }, t("call_friend")));
+        status = t("select_friend");
       } else if (o.phase === "play" && o.turn) {
         el.appendChild(h("button", { type: "button", id: "btn-play", class: "primary", disabled: busy || !this.selected.length, onclick: () => this.primary() }, t("play")));
         status = o.follow ? `${t("your_turn")} — ${t("follow_n", { n: o.follow.count })}` : `${t("your_turn")} — ${t("lead_anything")}`;
@@ -640,7 +641,7 @@ export class TablePage {
     const coach = document.createElement("div");
     if (this.checkResult && this.selected.length) {
       const c = this.checkResult;
-      coach.appendChild(h("p", { class: c.ok ? (c.throw ? "warn" : "ok") : "bad", id: "check-result" }, c.ok ? (c.throw ? t("throw_warning") : t("legal")) : c.reason,
+      coach.appendChild(h("p", { class: c.ok ? (c.throw ? "warn" : "ok") : "bad", id: "check-result" }, c.ok ? (c.throw ? t("throw_warning") : t(o.phase === "bury" ? "legal_bury" : "legal")) : c.reason,
         !c.ok ? h("button", { type: "button", class: "link", id: "btn-check-why", onclick: () => this.explainCheck() }, t("why")) : null));
     }
     if (this.failedThrow) {
@@ -720,7 +721,7 @@ export class TablePage {
     const spect = st.room.spectators ? h("p", { class: "muted" }, t("spectators", { n: st.room.spectators })) : null;
     const log = h("section", { class: "log" }, h("h2", {}, t("log")),
       h("ol", { id: "log", role: "log", "aria-live": "polite" }, ...this.log.lines.slice(-40).map((l) => h("li", {}, l))));
-    side.append(log);
+    if (!this.readonly) side.append(log);  // a replay's steps are its log
     if (spect) side.appendChild(spect);
     const typing = document.activeElement && document.activeElement.id === "chat-input";
     if (swap(this.side, side)) {
@@ -749,9 +750,13 @@ export class TablePage {
     const v = st.view;
     const sides = v.sides || [];
     const decks = this.rules && typeof this.rules.decks === "number" ? this.rules.decks : 2;
-    const scored = this.tally.scoredCards((s) => sides[s] === "attacker");
-    const box = h("section", { class: "watch-panel", id: "watch" },
-      h("h2", {}, t("scored"), " ", h("strong", {}, String(v.attacker_points))),
+    // as the engine counts the attackers' points in public: before a find-a-friend friend shows,
+    // every seat but the dealer's counts as attacking
+    const scored = this.tally.scoredCards((s) => sides[s] === "attacker" || (sides[s] === null && v.dealer !== null && s !== v.dealer));
+    const head = h("h2", {}, t("scored"), " ", h("strong", {}, String(v.attacker_points)));
+    // a replay's frame carries no events to count the cards from: its points only
+    if (this.readonly) return h("section", { class: "watch-panel", id: "watch" }, head);
+    const box = h("section", { class: "watch-panel", id: "watch" }, head,
       h("div", { class: "scored", id: "scored-cards" }, scored.length ? cardRow(scored, { small: true }) : h("span", { class: "none muted" }, t("none"))),
       h("p", { id: "points-left" }, `${t("points_left")}: `, h("strong", {}, String(this.tally.pointsLeft(decks)))));
     const me = this.me();

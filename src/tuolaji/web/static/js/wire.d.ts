@@ -130,6 +130,8 @@ export interface ReplayResponse {
   rounds: number;
   frames: ReplayFrame[];
   players: number;
+  levels: number[];
+  level_names: string[];
   names?: string[];
   summary?: PublicSummary;
 }
