@@ -253,3 +253,47 @@ def test_a_replay_shows_the_levels_of_its_round(srv: LiveServer, context: Any) -
     page.locator("#rp-next").click()
     page.wait_for_function("() => document.querySelectorAll('#levels strong').length === 2")
     assert page.locator("#levels strong").all_inner_texts() != ["2", "2"]
+
+
+LATIN_WORDS = """() => {
+  const words = [];
+  const walk = (n) => {
+    // room codes (capitals) and addresses are data, not words
+    const latin = (text) => (text.replace(/https?:\\/\\/\\S+/g, '').match(/[A-Za-z]{2,}/g) || [])
+      .filter((w) => !/^[A-Z]+$/.test(w));
+    if (n.nodeType === Node.TEXT_NODE) { words.push(...latin(n.textContent)); return; }
+    if (n.nodeType !== Node.ELEMENT_NODE || n.closest('svg, .lang, script, style, noscript')) return;
+    if (n.hidden || getComputedStyle(n).display === 'none') return;
+    for (const a of ['title', 'aria-label', 'placeholder']) {
+      words.push(...latin(n.getAttribute(a) || ''));
+    }
+    n.childNodes.forEach(walk);
+  };
+  walk(document.body);
+  return words;
+}"""
+
+
+def test_the_chinese_table_has_no_english_words(srv: LiveServer, browser: Any) -> None:
+    """Every text a player of the Chinese table reads or hears (labels, titles, aria labels) is
+    Chinese: the start page, the table at play with both settings panels open, and its summary."""
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="zh-CN", reduced_motion="reduce")
+    try:
+        page = ctx.new_page()
+        page.goto(srv.url + "/")
+        page.locator("#btn-new-game").wait_for()
+        page.locator(".rules-details summary").first.click()
+        found = {"start": page.evaluate(LATIN_WORDS)}
+        new_game(page, srv.url, speed="instant")
+        play_until([page], lambda: phase(page) == "play" and my_turn(page) and len(hand(page)) <= 20)
+        page.click("#settings summary")
+        page.click("#prefs summary")
+        found["table"] = page.evaluate(LATIN_WORDS)
+        play_until([page], lambda: phase(page) == "between")
+        page.locator("#summary").wait_for()
+        found["summary"] = page.evaluate(LATIN_WORDS)
+    finally:
+        ctx.close()
+    allowed = {"tuolaji", "serve", "Ctrl"}  # a command to type, a key
+    english = {k: sorted(set(v) - allowed) for k, v in found.items() if set(v) - allowed}
+    assert not english, english

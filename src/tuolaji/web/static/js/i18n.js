@@ -19,6 +19,8 @@ export function setLang(l) {
   current = l === "zh" ? "zh" : "en";
   localStorage.setItem("tuolaji.lang", current);
   document.documentElement.lang = current === "zh" ? "zh-CN" : "en";
+  const skip = document.querySelector("a.skip");  // index.html's keyboard link, written in English
+  if (skip) skip.textContent = t("skip_to_game");
 }
 
 export function t(key, vars = {}) {

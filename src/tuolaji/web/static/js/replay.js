@@ -99,7 +99,7 @@ export class ReplayPage {
       h("strong", {}, t("replay_title", { code: this.code })),
       h("label", {}, t("replay_round"), " ", roundSel), h("label", {}, t("replay_seat"), " ", seatSel),
       langButton(() => this.render())));
-    const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": "replay" },
+    const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": t("replay") },
       h("button", { type: "button", id: "rp-prev-trick", onclick: () => this.trick(-1) }, t("prev_trick")),
       h("button", { type: "button", id: "rp-prev", onclick: () => this.step(-1) }, t("prev")),
       h("span", { id: "rp-step", "aria-live": "polite" }, t("step_n", { i: this.i + 1, n: frames.length }), " — ", label),

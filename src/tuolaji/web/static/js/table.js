@@ -93,7 +93,7 @@ export class TablePage {
     this.root = h("div", { class: "table-page", "data-phase": "", "data-my-turn": "false" });
     this.topbar = h("header", { class: "topbar" });
     this.bannerEl = h("div", { class: "banner", role: "alert", hidden: true });
-    this.felt = h("section", { class: "felt", "aria-label": "table" });
+    this.felt = h("section", { class: "felt", "aria-label": t("felt") });
     this.statusEl = h("p", { class: "status-line", id: "status", "aria-live": "polite" });
     this.handEl = h("div", { id: "hand", class: "hand", role: "listbox", "aria-multiselectable": "true", "aria-label": t("your_hand"), tabindex: "-1" });
     this.actionsEl = h("div", { class: "actions", id: "actions" });
