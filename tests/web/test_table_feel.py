@@ -103,6 +103,17 @@ def test_a_failed_throw_says_who_beat_it_with_what_and_what_was_played(srv: Live
     assert _zh(wire["attempted"]) in notice and f"改出：{_zh(wire['cards'])}" in notice, notice
     log = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
     assert any(f"（{by} 有 {_zh(wire['beating'])} 更大）" in line for line in log), log
+    # what was tried, struck through on the felt, covers none of the cards played (seen on a phone)
+    page.add_style_tag(url=srv.url + "/static/style.css")
+    for size in ({"width": 360, "height": 640}, {"width": 1366, "height": 768}):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(100)
+        covered = page.evaluate("""() => {
+          const a = document.querySelector('#trick .attempted').getBoundingClientRect();
+          return [...document.querySelectorAll('#trick .play .card')].map((e) => e.getBoundingClientRect())
+            .filter((r) => a.left < r.right - 1 && r.left < a.right - 1 && a.top < r.bottom - 1 && r.top < a.bottom - 1).length;
+        }""")
+        assert covered == 0, size
     assert not page.errors
 
 
