@@ -308,3 +308,19 @@ def test_the_chinese_table_has_no_english_words(srv: LiveServer, browser: Any) -
     allowed = {"tuolaji", "serve", "Ctrl"}  # a command to type, a key
     english = {k: sorted(set(v) - allowed) for k, v in found.items() if set(v) - allowed}
     assert not english, english
+
+
+def test_the_settings_panels_fit_a_phone(srv: LiveServer, browser: Any) -> None:
+    """Seen at 360×640: the ⚙ panel ran off the left edge, its labels out of sight."""
+    ctx = browser.new_context(viewport={"width": 360, "height": 640}, locale="zh-CN", reduced_motion="reduce")
+    try:
+        page = ctx.new_page()
+        new_game(page, srv.url, speed="instant")
+        for panel in ("#settings", "#prefs"):
+            page.click(f"{panel} summary")
+            out = page.evaluate("""(panel) => [...document.querySelectorAll(panel + ' .settings-panel label')]
+              .map((e) => e.getBoundingClientRect()).filter((r) => r.left < 0 || r.right > innerWidth).length""", panel)
+            assert out == 0, panel
+            page.click(f"{panel} summary")
+    finally:
+        ctx.close()
