@@ -11,7 +11,7 @@ All functions take cards of one effective suit unless they say otherwise; ``orde
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from .trump import TrumpContext
@@ -53,7 +53,7 @@ def _chains(avail: dict[int, list[int]]) -> list[tuple[int, int]]:
     return runs
 
 
-def _avail(counts: dict[int, int], k: int, order: Sequence[int]) -> dict[int, list[int]]:
+def _avail(counts: Mapping[int, int], k: int, order: Sequence[int]) -> dict[int, list[int]]:
     out: dict[int, list[int]] = {}
     for c, n in counts.items():
         if n >= k:
@@ -63,12 +63,29 @@ def _avail(counts: dict[int, int], k: int, order: Sequence[int]) -> dict[int, li
     return out
 
 
+_DECOMPOSED: dict[tuple[TrumpContext, tuple[int, ...]], tuple[Combo, ...]] = {}
+_DECOMPOSED_MAX = 8192  # entries (a few MB at most); the search asks again and again for the same few
+
+
 def decompose(cards: Iterable[int], ctx: TrumpContext) -> list[Combo]:
     """Split cards into combinations, largest shape first (chains never cross suits).
 
     Greedy by tuple size, then the longest (and among equals the highest) chain first. Where
     equal-order cards could serve (off-suit level pairs) the lowest card id is taken.
+    Remembered per context and card sequence (contexts are shared objects; the result depends on
+    the order of the cards only through ties, so the key keeps the order).
     """
+    key = (ctx, tuple(cards))
+    got = _DECOMPOSED.get(key)
+    if got is None:
+        got = tuple(_decompose(key[1], ctx))
+        if len(_DECOMPOSED) >= _DECOMPOSED_MAX:
+            _DECOMPOSED.clear()
+        _DECOMPOSED[key] = got
+    return list(got)
+
+
+def _decompose(cards: Sequence[int], ctx: TrumpContext) -> list[Combo]:
     counts = Counter(cards)
     order = ctx.pos
     if len(counts) == 1:
@@ -97,7 +114,7 @@ def decompose(cards: Iterable[int], ctx: TrumpContext) -> list[Combo]:
     return comps
 
 
-def best_top(counts: dict[int, int], k: int, m: int, order: Sequence[int]) -> int:
+def best_top(counts: Mapping[int, int], k: int, m: int, order: Sequence[int]) -> int:
     """Order of the highest ``(k, m)`` combination the cards hold, or -1 if none."""
     if k == 1:
         return max((order[c] for c, n in counts.items() if n), default=-1)

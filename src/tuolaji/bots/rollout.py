@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ..cards import POINTS
 from ..combos import best_top
@@ -152,6 +152,9 @@ def value(rnd: Round, seat: int) -> float:
     return for_attackers if rnd.is_attacker(seat) else -for_attackers
 
 
+_NONE: Mapping[int, int] = {}  # no cards of a suit (never written)
+
+
 class HandThreats:
     """Threats judged from the (sampled) hands themselves: fine inside a rollout."""
 
@@ -162,8 +165,8 @@ class HandThreats:
         """The seat's cards per suit it still holds (the round keeps them up to date)."""
         return self.rnd.suit_counts(seat)
 
-    def suit_cards(self, seat: int, suit: int) -> Counter[int]:
-        return self.by_suit(seat).get(suit) or Counter()
+    def suit_cards(self, seat: int, suit: int) -> Mapping[int, int]:
+        return self.rnd.suit_counts(seat).get(suit) or _NONE
 
     def could_beat(self, seat: int, suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:
         ctx = self.rnd.ctx
@@ -181,7 +184,8 @@ class HandThreats:
         return best_top(trumps, k, m, order) > (top if tier == 1 else -1)
 
 
-def _few_leads(hand: Sequence[int], ctx: TrumpContext, unseen_by_suit: Callable[[int], Counter[int]]) -> list[tuple[int, ...]]:
+def _few_leads(hand: Sequence[int], ctx: TrumpContext,
+               unseen_by_suit: Callable[[int], Mapping[int, int]]) -> list[tuple[int, ...]]:
     """Rollout leads: every multi-card lead the heuristic would weigh (tuples, tractors, throws
     of sure combinations), but per suit only the top and the lowest singles."""
     eff, order = ctx.eff, ctx.order
@@ -217,10 +221,11 @@ def tactical_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
         return choose_follow(st, threats)
     others = [s for s in range(rnd.players) if s != seat]
 
-    def unseen(e: int) -> Counter[int]:
-        out: Counter[int] = Counter()
+    def unseen(e: int) -> dict[int, int]:
+        out: dict[int, int] = {}
         for s in others:
-            out.update(threats.suit_cards(s, e))
+            for c, n in threats.suit_cards(s, e).items():
+                out[c] = out.get(c, 0) + n
         return out
 
     def void(seats: list[int], e: int) -> bool:

@@ -9,13 +9,13 @@ looks at the sampled hands, which is fair because those hands are guesses.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from ..cards import POINTS
 from ..combos import Combo, _avail, _chains, best_top, decompose, needs, required_structure
-from ..engine.legal import count_submultisets, submultisets
+from ..engine.legal import all_submultisets, count_submultisets, submultisets
 from ..tricks import best_so_far, follow_reason, play_rank, structure_reason
 from ..trump import TRUMP, TrumpContext
 
@@ -49,6 +49,24 @@ def strength(c: int, ctx: TrumpContext) -> int:
     return ctx.order[c] + (16 if ctx.eff[c] == TRUMP else 0)
 
 
+_STRENGTHS: dict[TrumpContext, tuple[int, ...]] = {}
+
+
+def strengths(ctx: TrumpContext) -> tuple[int, ...]:
+    """:func:`strength` of every card kind, one table per context (contexts are shared objects)."""
+    got = _STRENGTHS.get(ctx)
+    if got is None:
+        got = _STRENGTHS[ctx] = tuple(strength(c, ctx) for c in range(len(ctx.eff)))
+    return got
+
+
+def _counts(cards: Sequence[int]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for c in cards:
+        out[c] = out.get(c, 0) + 1
+    return out
+
+
 def points(cards: Sequence[int]) -> int:
     return sum(map(POINTS.__getitem__, cards))
 
@@ -58,16 +76,14 @@ def cost(play: Sequence[int], hand: Sequence[int], ctx: TrumpContext, have: Coun
     total = 0.0
     if have is None:
         have = Counter(hand)
+    tab = strengths(ctx)
     if len(play) == 1:
         c = play[0]
         if have[c] >= 2:
             total += 10 if ctx.eff[c] == TRUMP else 6
-        return LAMBDA * (total + strength(c, ctx))
-    used: dict[int, int] = {}
-    for c in play:
-        used[c] = used.get(c, 0) + 1
-    for c, n in used.items():
-        total += strength(c, ctx) * n
+        return LAMBDA * (total + tab[c])
+    for c, n in _counts(play).items():
+        total += tab[c] * n
         if n == 1 and have[c] >= 2:  # breaking a pair (worse for trump pairs)
             total += 10 if ctx.eff[c] == TRUMP else 6
     return LAMBDA * total
@@ -83,7 +99,7 @@ def winning_shape(play: Sequence[int], lead: Sequence[int], comps: Sequence[Comb
     tier = 0 if ctx.eff[play[0]] == ctx.eff[lead[0]] else 1
     if len(play) == 1:
         return tier, ctx.order[play[0]]
-    return tier, best_top(Counter(play), k, m, ctx.order)
+    return tier, best_top(_counts(play), k, m, ctx.order)
 
 
 def threatened(st: TrickState, play: Sequence[int], by: Sequence[int], threats: Threats) -> bool:
@@ -115,7 +131,7 @@ def follow_options(st: TrickState) -> list[tuple[int, ...]]:
         rest = [c for c in hand if eff[c] != e]
         items = sorted(Counter(rest).items())
         if count_submultisets(items, need) <= ENUM_LIMIT:
-            out.update(tuple(sorted(suit + list(x))) for x in submultisets(items, need))
+            out.update(tuple(sorted(suit + list(x))) for x in all_submultisets(items, need))
         else:
             by_keep = sorted(rest, key=lambda c: (strength(c, ctx), POINTS[c]))
             out.add(tuple(sorted(suit + by_keep[:need])))
@@ -132,9 +148,9 @@ def follow_options(st: TrickState) -> list[tuple[int, ...]]:
     items = sorted(Counter(suit).items())
     if count_submultisets(items, n) <= ENUM_LIMIT:
         if len(comps) == n:  # all singles: any n cards of the suit
-            return list(submultisets(items, n))
+            return all_submultisets(items, n)
         required = required_structure(Counter(suit), comps, n, ctx.order)
-        return [p for p in submultisets(items, n) if structure_reason(p, required, comps, ctx) is None]
+        return [p for p in all_submultisets(items, n) if structure_reason(p, required, comps, ctx) is None]
     for low in (True, False):
         p = tuple(sorted(structured_pick(suit, comps, ctx, low=low)))
         if follow_reason(lead, hand, p, ctx, comps) is None:
@@ -200,10 +216,11 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
     table = sum(points(p) for p in st.plays)
     later = later_seats(st)
     partner_later = any(st.same_side(o, st.seat) for o in later)
+    foes_later = [o for o in later if not st.same_side(o, st.seat)]  # the only ones threatened() asks
     ours_now = st.same_side(winner, st.seat)
     p_partner = 0.0
     if ours_now:
-        p_partner = 0.5 if threatened(st, st.plays[w], later, threats) else 1.0
+        p_partner = 0.5 if threatened(st, st.plays[w], foes_later, threats) else 1.0
     elif partner_later:
         p_partner = 0.25
     last_bonus = 0.0
@@ -214,7 +231,7 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
     for p in opts:
         rank = play_rank(p, lead, comps, ctx)
         if rank is not None and rank > best_rank:  # p would win the trick so far
-            p_win = 1.0 if not later else (0.6 if threatened(st, p, later, threats) else 1.0)
+            p_win = 1.0 if not later else (0.6 if threatened(st, p, foes_later, threats) else 1.0)
             if ours_now:  # overtaking a partner only matters if the partner was at risk
                 p_win = max(p_win, p_partner)
         else:
@@ -226,12 +243,12 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
 
 
 # ------------------------------------------------------------------ leading
-def sure_combos(cards: Sequence[int], ctx: TrumpContext, unseen_suit: Counter[int]) -> list[Combo]:
+def sure_combos(cards: Sequence[int], ctx: TrumpContext, unseen_suit: Mapping[int, int]) -> list[Combo]:
     """Combinations of one suit that nothing unseen of the same shape can beat."""
     return [c for c in decompose(cards, ctx) if best_top(unseen_suit, c.k, c.m, ctx.order) <= c.top]
 
 
-def lead_options(hand: Sequence[int], ctx: TrumpContext, unseen_by_suit: Callable[[int], Counter[int]], *,
+def lead_options(hand: Sequence[int], ctx: TrumpContext, unseen_by_suit: Callable[[int], Mapping[int, int]], *,
                  singles: bool = True) -> list[tuple[int, ...]]:
     """Single combinations (singles, pairs, tractors) plus, per suit, a throw of its sure combos."""
     from ..engine.legal import lead_combos
@@ -261,6 +278,7 @@ def score_leads(st: TrickState, threats: Threats, options: Sequence[tuple[int, .
     trump_rich = n_trump * 2 >= len(st.hand)
     foes = [s for j in range(1, st.players) for s in [(st.seat + j) % st.players] if not st.same_side(s, st.seat)]
     have = Counter(st.hand)
+    tab = strengths(ctx)
     scored: list[tuple[float, tuple[int, ...]]] = []
     for p in options:
         e = eff[p[0]]
@@ -285,12 +303,12 @@ def score_leads(st: TrickState, threats: Threats, options: Sequence[tuple[int, .
                 score -= 3.0  # attackers keep trumps to ruff and to win the last trick
         elif foe_void(e) and not safe:
             score -= 2.0
-        score -= 0.01 * sum(strength(c, ctx) for c in p)
+        score -= 0.01 * sum(map(tab.__getitem__, p))
         scored.append((score, p))
     return scored
 
 
 __all__ = [
     "TrickState", "Threats", "choose_follow", "choose_lead", "score_follows", "score_leads", "follow_options",
-    "lead_options", "strength", "cost", "points", "structured_pick", "sure_combos", "threatened", "winning_shape",
+    "lead_options", "strength", "strengths", "cost", "points", "structured_pick", "sure_combos", "threatened", "winning_shape",
 ]

@@ -39,6 +39,11 @@ def submultisets(items: Sequence[tuple[int, int]], r: int) -> Iterator[tuple[int
 EAGER_LIMIT = 4096
 
 
+def all_submultisets(items: Sequence[tuple[int, int]], r: int) -> list[tuple[int, ...]]:
+    """:func:`submultisets` as a list, for a caller that has counted them and found them few."""
+    return _all_submultisets(items, r)
+
+
 def _all_submultisets(items: Sequence[tuple[int, int]], r: int) -> list[tuple[int, ...]]:
     n = len(items)
     memo: dict[tuple[int, int], list[tuple[int, ...]]] = {}
@@ -282,5 +287,5 @@ def _structured_pick(suit: list[int], comps: Sequence[Combo], ctx: TrumpContext,
 
 __all__ = [
     "legal_plays", "count_legal_plays", "is_legal", "legal_actions", "declaration_options",
-    "lead_combos", "random_play", "random_legal_play", "submultisets", "count_submultisets",
+    "lead_combos", "random_play", "random_legal_play", "submultisets", "all_submultisets", "count_submultisets",
 ]
