@@ -85,6 +85,19 @@ def _public(t: object) -> PublicTrick:
     return pub
 
 
+def _public_tricks(rnd: Round) -> tuple[PublicTrick, ...]:
+    """The finished tricks' public forms, kept on the round and extended as tricks finish (the
+    same tuple serves every observation until the next trick ends)."""
+    tricks = rnd.tricks
+    got = rnd.public_tricks
+    n = len(got)
+    if n > len(tricks) or (n and got[-1] is not tricks[n - 1].public):
+        got, n = (), 0  # not this round's tricks any more: start again
+    if n < len(tricks):
+        got = rnd.public_tricks = got + tuple(_public(t) for t in tricks[n:])
+    return got
+
+
 def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
     own_kitty = seat == rnd.burier and rnd.phase != Phase.BURY
     return Observation(
@@ -103,7 +116,7 @@ def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
         kitty=tuple(rnd.kitty) if own_kitty else None,
         kitty_size=rnd.kitty_size,
         trick=_public(rnd.trick) if rnd.trick is not None else None,
-        tricks=tuple(_public(t) for t in rnd.tricks),
+        tricks=_public_tricks(rnd),
         attacker_points=rnd.attacker_points,
         decks=rnd.rules.decks,
         events=tuple(e.redacted(seat) for e in rnd.events) if with_events else (),

@@ -120,6 +120,7 @@ class Round:
         self.result: RoundEnded | None = None
         self.redeal = False
         self._suit_counts: list[dict[int, Counter[int]] | None] | None = None  # see suit_counts()
+        self.public_tricks: tuple[PublicTrick, ...] = ()  # finished tricks' public forms so far (observe)
 
     # ----------------------------------------------------------------- queries
     @property

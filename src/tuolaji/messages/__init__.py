@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from importlib import resources
 from typing import Literal, Protocol, runtime_checkable
 
 Lang = Literal["en", "zh"]
@@ -28,6 +27,8 @@ def lang_code(lang: str) -> Lang:
 
 @cache
 def catalog(lang: Lang) -> dict[str, dict[str, str]]:
+    from importlib import resources  # here, not at the top: it (and pathlib) would double the judge's import time
+
     data: dict[str, dict[str, str]] = json.loads(resources.files(__package__).joinpath(f"{lang}.json").read_text("utf-8"))
     return data
 
