@@ -143,7 +143,16 @@ def parse_cards(tokens: Iterable[str] | str) -> list[int]:
         tokens = tokens.replace(",", " ").split()
     elif not isinstance(tokens, Iterable):
         raise CardError(f"bad card list {tokens!r}: expected a list of card strings")
-    return [parse_card(t) for t in tokens]
+    elif not isinstance(tokens, (list, tuple)):
+        tokens = list(tokens)  # read twice below
+    get = _TOKENS.get
+    try:
+        cards = [get(t) for t in tokens]  # the usual spellings by one look-up each
+    except TypeError:  # an unhashable token: parse_card names it
+        cards = [None]
+    if None in cards:
+        return [parse_card(t) for t in tokens]
+    return cards  # type: ignore[return-value]
 
 
 def card_str(card: int) -> str:
