@@ -75,6 +75,9 @@ def test_every_code_the_code_raises_is_a_reason() -> None:
         if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value not in set(Reason):
             unknown.append(f"{where} {arg.value}")
     assert not unknown
+    fields = catalog("en")["field"]
+    assert not [where for where, node, _ in calls({"Why": 0})
+                if not (isinstance(node.args[0], ast.Constant) and node.args[0].value in fields)]
 
 
 @pytest.mark.parametrize("lang, expected", [("en", "play exactly 2 card(s), as many as the lead"),

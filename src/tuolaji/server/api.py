@@ -96,8 +96,7 @@ def read_new_game(body: Any, *, allow_seed: bool) -> NewGame:
     settings = validate_settings(body)
     password = body.get("password") or ""
     if not isinstance(password, str) or len(password) > 32:
-        raise MessageError(Reason.BAD_MESSAGE, why=Why("'password' must be a text of at most 32 characters",
-                                                       "“password”必须是不超过 32 个字的文字"))
+        raise MessageError(Reason.BAD_MESSAGE, why=Why("password"))
     if password:  # kept as a hash, like the seat tokens
         settings["password"] = hash_token(password)
     seed = body.get("seed")
@@ -114,7 +113,7 @@ def read_new_game(body: Any, *, allow_seed: bool) -> NewGame:
         raise MessageError(Reason.BAD_NAME) from None
     start = body.get("start", True)
     if not isinstance(start, bool):
-        raise MessageError(Reason.BAD_MESSAGE, why=Why("'start' must be true or false", "“start”只能是 true 或 false"))
+        raise MessageError(Reason.BAD_MESSAGE, why=Why("start"))
     return NewGame(Match(rules=rules, seed=seed), settings, seat, " ".join(name.split()), start, seed)
 
 

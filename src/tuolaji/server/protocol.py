@@ -14,6 +14,7 @@ from typing import Any
 
 from ..cards import CardError, parse_card
 from ..errors import reason_message
+from ..messages import text
 from ..validate import JSONInputError, loads, text_problem
 
 MAX_MESSAGE_BYTES = 16_384
@@ -24,19 +25,30 @@ MAX_TIMER = 600
 CHAT_MAX = 120  # characters in one chat line
 
 class Why(ValueError):
-    """What a field must be, in English and Chinese (a part of a ``bad_message`` refusal)."""
+    """What a field must be (the ``why`` of a ``bad_message`` refusal): a key of the catalogs'
+    ``field`` section and its fields, worded in the reader's language."""
 
-    def __init__(self, en: str, zh: str) -> None:
-        super().__init__(en)
-        self.en, self.zh = en, zh
+    def __init__(self, key: str, /, **fields: object) -> None:
+        super().__init__(key)
+        self.key, self.fields = key, fields
 
-    def text(self, lang: str) -> str:
-        return self.zh if lang.startswith("zh") else self.en
+    def __str__(self) -> str:
+        return self.message("en")
+
+    def message(self, lang: str) -> str:
+        return text("field", self.key, lang, **self.fields)
+
+
+class Choices(tuple[str, ...]):
+    """Option values, listed in the reader's language."""
+
+    def message(self, lang: str) -> str:
+        return text("field", "list_sep", lang).join(text("field", "choice", lang, value=v) for v in self)
 
 
 def reason_text(code: str, lang: str, **fields: object) -> str:
     """A refusal in the player's language, from the catalogs' ``reason`` section (codes: :class:`Reason`)."""
-    return reason_message(code, lang, **{k: v.text(lang) if isinstance(v, Why) else v for k, v in fields.items()})
+    return reason_message(code, lang, **fields)
 
 
 class MessageError(ValueError):
@@ -58,14 +70,14 @@ Check = Callable[[Any], Any]
 def _str(max_len: int) -> Check:
     def check(v: Any) -> Any:
         if not isinstance(v, str) or text_problem(v, max_len=max_len, controls=True) is not None:
-            raise Why(f"a plain text of at most {max_len} characters", f"不超过 {max_len} 个字的纯文字")
+            raise Why("text_max", n=max_len)
         return v
     return check
 
 
 def _name(v: Any) -> Any:
     if not isinstance(v, str) or text_problem(v, max_len=24) is not None:
-        raise Why("a name of at most 24 characters of plain text", "不超过 24 个字的纯文字名字")
+        raise Why("name")
     v = " ".join(v.split())
     return v
 
@@ -73,47 +85,46 @@ def _name(v: Any) -> Any:
 def _int(lo: int, hi: int) -> Check:
     def check(v: Any) -> Any:
         if type(v) is not int or not lo <= v <= hi:
-            raise Why(f"a whole number {lo}..{hi}", f"{lo} 到 {hi} 之间的整数")
+            raise Why("int_range", lo=lo, hi=hi)
         return v
     return check
 
 
 def _bool(v: Any) -> Any:
     if not isinstance(v, bool):
-        raise Why("true or false", "true 或 false")
+        raise Why("bool")
     return v
 
 
 def _choice(options: tuple[str, ...]) -> Check:
     def check(v: Any) -> Any:
         if v not in options:
-            raise Why("one of " + ", ".join(options), "以下之一：" + "、".join(f"“{o}”" for o in options))
+            raise Why("one_of", options=Choices(options))
         return v
     return check
 
 
 def _cards(v: Any) -> Any:
     if not isinstance(v, list) or len(v) > 64:
-        raise Why("a list of at most 64 card strings such as 'S10', 'HA', 'BJ'", "最多 64 张牌的列表，例如 'S10'、'HA'、'BJ'")
+        raise Why("cards_list")
     out = []
     for t in v:
         if not isinstance(t, str) or len(t) > 4:
-            raise Why("cards are strings such as 'S10', 'HA', 'BJ'", "牌要写成 'S10'、'HA'、'BJ' 这样的文字")
+            raise Why("card_strings")
         try:
             out.append(parse_card(t))
         except CardError:
-            raise Why(f"cards such as 'S10', 'HA', 'BJ' ({t!r} is not a card)",
-                      f"'S10'、'HA'、'BJ' 这样的牌（{t!r} 不是牌）") from None
+            raise Why("cards_not_card", card=repr(t)) from None
     return tuple(out)
 
 
 def _card(v: Any) -> Any:
     if not isinstance(v, str) or len(v) > 4:
-        raise Why("a card string such as 'SA'", "一张牌，例如 'SA'")
+        raise Why("card")
     try:
         return parse_card(v)  # read once here: the room builds typed actions from it
     except CardError:
-        raise Why(f"a card such as 'SA' ({v!r} is not a card)", f"一张牌，例如 'SA'（{v!r} 不是牌）") from None
+        raise Why("card_not_card", card=repr(v)) from None
 
 
 @dataclass(frozen=True)
@@ -162,7 +173,7 @@ class Message:
 def _id(v: Any) -> int | str:
     if (type(v) is int and -2**53 < v < 2**53) or (isinstance(v, str) and text_problem(v, max_len=32) is None):
         return v
-    raise MessageError("bad_message", why=Why("'id' must be a number or a short text", "“id”必须是数字或短文字"))
+    raise MessageError("bad_message", why=Why("id"))
 
 
 def parse_message(text: str | bytes) -> Message:
@@ -174,10 +185,10 @@ def parse_message(text: str | bytes) -> Message:
     except JSONInputError as exc:
         raise MessageError(exc.code) from None
     if not isinstance(data, dict):
-        raise MessageError("bad_message", why=Why("a message is a JSON object with a 'type'", "消息必须是带“type”的 JSON 对象"))
+        raise MessageError("bad_message", why=Why("not_object"))
     kind = data.get("type")
     if not isinstance(kind, str):
-        raise MessageError("bad_message", why=Why("'type' must be a text", "“type”必须是文字"))
+        raise MessageError("bad_message", why=Why("type_text"))
     schema = SCHEMAS.get(kind)
     if schema is None:
         raise MessageError("unknown_type", kind=kind[:32].encode("utf-8", "replace").decode())
@@ -188,15 +199,14 @@ def parse_message(text: str | bytes) -> Message:
             continue
         f = schema.get(name)
         if f is None:
-            raise MessageError("bad_message", why=Why(f"{kind!r} has no field {ascii(name[:32])}",
-                                                      f"“{kind}”没有“{ascii(name[:32])}”这一项"))
+            raise MessageError("bad_message", why=Why("no_field", kind=kind, name=ascii(name[:32])))
         try:
             fields[name] = f.check(value)
         except Why as exc:
-            raise MessageError("bad_message", why=Why(f"{name!r} must be {exc.en}", f"“{name}”必须是{exc.zh}")) from None
+            raise MessageError("bad_message", why=Why("must_be", name=name, what=exc)) from None
     for name, f in schema.items():
         if f.required and name not in fields:
-            raise MessageError("bad_message", why=Why(f"{kind!r} needs {name!r}", f"“{kind}”需要“{name}”"))
+            raise MessageError("bad_message", why=Why("needs", kind=kind, name=name))
     return Message(kind, fields, msg_id)
 
 
@@ -208,5 +218,5 @@ def validate_settings(data: dict[str, Any]) -> dict[str, Any]:
             try:
                 out[name] = SCHEMAS["settings"][name].check(data[name])
             except Why as exc:
-                raise MessageError("bad_message", why=Why(f"{name!r} must be {exc.en}", f"“{name}”必须是{exc.zh}")) from None
+                raise MessageError("bad_message", why=Why("must_be", name=name, what=exc)) from None
     return out
