@@ -46,6 +46,26 @@ def test_one_game_that_cannot_be_saved_never_stops_the_others(tmp_path: Path) ->
     store.close()
 
 
+def test_commits_never_checkpoint_the_saver_does_and_nothing_is_lost(tmp_path: Path) -> None:
+    """A checkpoint copies the write-ahead log into the file with an fsync, which can stall for
+    hundreds of milliseconds: never inside a commit (those of answered actions run on the event
+    loop), only when the saver thread asks, once the log is big enough."""
+    db = tmp_path / "g.sqlite3"
+    store = Store(db)
+    assert store.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+    for i in range(300):
+        store.save_many([_game(f"G{i:04d}")])
+    wal = Path(str(db) + "-wal")
+    size = db.stat().st_size
+    assert wal.stat().st_size > 100_000 and store.checkpoint() is False  # below the size it waits for
+    assert store.checkpoint(min_bytes=1) is True
+    assert db.stat().st_size > size  # the log's pages are in the file now
+    store.close()
+    again = Store(db)
+    assert len(again.codes()) == 300
+    again.close()
+
+
 def test_an_empty_file_is_refused_naming_it(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     db.write_bytes(b"")

@@ -155,18 +155,24 @@ def parse_cards(tokens: Iterable[str] | str) -> list[int]:
     return cards  # type: ignore[return-value]
 
 
+# every card's token by its number (the server writes hands and events with these in every message)
+CARD_TOKENS = tuple(SUITS[c // 13] + RANK_TOKENS[c % 13] for c in range(52)) + ("LJ", "BJ")
+_TOKEN_OF = dict(enumerate(CARD_TOKENS))
+
+
 def card_str(card: int) -> str:
-    if card == BJ:
-        return "BJ"
-    if card == LJ:
-        return "LJ"
-    if not 0 <= card < 52:
+    token = _TOKEN_OF.get(card)
+    if token is None:
         raise CardError(f"no card has the number {card}")
-    return SUITS[suit_of(card)] + RANK_TOKENS[rank_of(card) - 2]
+    return token
 
 
 def cards_str(cards: Iterable[int]) -> list[str]:
-    return [card_str(c) for c in cards]
+    cards = cards if isinstance(cards, (list, tuple)) else list(cards)
+    try:
+        return [_TOKEN_OF[c] for c in cards]
+    except (KeyError, TypeError):
+        return [card_str(c) for c in cards]  # raises, naming the card
 
 
 def pretty(card: int) -> str:

@@ -45,7 +45,6 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import __version__
-from ..cards import cards_str
 from ..engine.match import Match
 from ..record import RecordError, from_record
 from ..ruleset import PRESETS, RuleSetError
@@ -142,6 +141,8 @@ class Tables:
             await asyncio.sleep(self.save_interval)
             try:
                 await self.save_dirty()
+                assert self.loop is not None  # the log is copied into the file off the loop
+                await self.loop.run_in_executor(self.writer, self.store.checkpoint)
                 now = time.monotonic()
                 if now - last_evict > 30:
                     last_evict = now
@@ -168,7 +169,7 @@ class Tables:
             match = room.match
             out.append({
                 "code": room.code, "status": room.status, "rules": room.rules_dict, "seed": match.seed,
-                "deals": [cards_str(d) for d in match.deals] if len(match.deals) != room.saved_deals else None,
+                "deals": room.deal_tokens() if len(match.deals) != room.saved_deals else None,
                 "room": room.persist_data(), "summary": room.public_summary(), "events": room.new_events(),
                 "n_events": len(match.events), "created": room.created,
             })

@@ -24,13 +24,14 @@ import secrets
 import sys
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ..bots.base import Bot
 from ..bots.driver import apply_or_fallback, decide, fallback
 from ..bots.registry import make_bot
+from ..cards import cards_str
 from ..combos import decompose
 from ..engine.actions import Action, Bury, CallFriend, Deal, Declare, Pass, Play, Redeal, TimeUp, action_to_dict
 from ..engine.events import Redealt, RoundEnded
@@ -193,6 +194,7 @@ class Room:
         self.version = 0
         self._info: tuple[int, RoomInfo] | None = None
         self.log = projection.EventLog(match)
+        self._deal_tokens: list[tuple[Sequence[int], list[str]]] = []
         if match.over:
             self.status = "finished"
         # a restored game paused between rounds: the new round has not dealt a card yet
@@ -883,6 +885,17 @@ class Room:
     def persist_data(self) -> dict[str, Any]:
         return {"seats": [s.to_dict() for s in self.seats], "settings": self.settings, "host": self.host,
                 "status": self.status}
+
+    def deal_tokens(self) -> list[list[str]]:
+        """Every deal of the match as card tokens, for saving (each deal written out once, not
+        again for every round that follows)."""
+        deals, done = self.match.deals, self._deal_tokens
+        keep = 0
+        while keep < len(done) and keep < len(deals) and done[keep][0] is deals[keep]:
+            keep += 1  # (an action that failed may have taken its deal back)
+        del done[keep:]
+        done.extend((d, cards_str(d)) for d in deals[keep:])
+        return [tokens for _, tokens in done]
 
     def public_summary(self) -> PublicSummary:
         return projection.public_summary(self.match, self.names())

@@ -42,6 +42,7 @@ CREATE TABLE IF NOT EXISTS events (
 """
 
 
+CHECKPOINT_BYTES = 4 << 20  # the saver copies the write-ahead log into the file once it holds this much
 SCHEMA_VERSION = 1  # PRAGMA user_version of a database this program writes
 
 
@@ -120,10 +121,15 @@ class Store:
             if check and not memory:
                 self._check_file()
             self.lock = threading.Lock()
+            self._checkpointer: sqlite3.Connection | None = None
             self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             try:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=NORMAL")
+                # no checkpoint inside a commit: the commits of answered actions run on the event
+                # loop, and a checkpoint (copying the log into the file, with fsync) can take a
+                # few hundred milliseconds on a busy disk. The saver thread calls checkpoint().
+                self.db.execute("PRAGMA wal_autocheckpoint=0")
                 if check and not memory:
                     self._check_contents()
                 self._prepare_schema()
@@ -178,9 +184,27 @@ class Store:
             version += 1
         db.executescript(SCHEMA)  # tables a partly written file may lack
 
+    def checkpoint(self, *, min_bytes: int = CHECKPOINT_BYTES) -> bool:
+        """Copy the write-ahead log into the database file once it holds ``min_bytes``; True if
+        it did. Runs on its own connection, without the store's lock and without waiting for
+        the writers (a passive checkpoint), so the event loop's commits go on meanwhile."""
+        wal = Path(self.path + "-wal")
+        try:
+            if self.path == ":memory:" or wal.stat().st_size < min_bytes:
+                return False
+        except FileNotFoundError:
+            return False
+        if self._checkpointer is None:
+            self._checkpointer = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        return True
+
     def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.close()
+            self._checkpointer = None
         with self.lock:
-            self.db.close()
+            self.db.close()  # the last connection to close checkpoints the log and removes it
         if self.file_lock is not None:
             self.file_lock.release()
 
