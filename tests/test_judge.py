@@ -29,7 +29,21 @@ def run_serve(text: str) -> list[dict[str, Any]]:
 
 
 def test_the_ops_are_the_documented_ones() -> None:
-    assert set(OPS) == {"winner", "legal", "throw", "combos", "kitty_multiplier", "level_change", "declare"}
+    assert set(OPS) == {"winner", "legal", "throw", "combos", "kitty_multiplier", "level_change", "declare", "coins"}
+
+
+def test_the_judge_takes_the_coin_settings_and_refuses_bad_coin_requests() -> None:
+    rules = {"stake": 100, "override_count_multiplies_stake": True, "throw_penalty": "stake",
+             "match_end": "timed", "match_minutes": 30, "match_target_level": "6"}
+    ok = handle({**req("coins", points=0, dealer_side=[0, 2], overrides=1, failed_throws=[0, 0, 1, 0]), "rules": rules})
+    assert ok["coins"] == [600, -600, 550, -600] and ok["levels"] == 3
+    for bad, word in (({"dealer_side": [0, 9]}, "dealer_side"), ({"dealer_side": []}, "dealer_side"),
+                      ({"overrides": -1}, "overrides"), ({"failed_throws": [0, 0]}, "failed_throws"),
+                      ({"points": "80"}, "points")):
+        answer = handle({**req("coins", points=0, dealer_side=[0, 2]), "rules": rules, **bad})
+        assert word in answer["error"], answer
+    refused = handle({**req("coins", points=0, dealer_side=[0]), "rules": {"stake": -5}})
+    assert "stake" in refused["error"]
 
 
 @given(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(),

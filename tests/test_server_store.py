@@ -168,9 +168,10 @@ def test_create_validates_rules_and_settings(tmp_path: Path) -> None:
         assert check["ok"] is False and "decks" in check["error"]
         schema = httpx.get(srv.url + "/api/rules").json()
         assert "classic" in schema["presets"] and any(f["name"] == "decks" for f in schema["fields"])
-        by_name = {f["name"]: f for f in schema["fields"]}  # coins compute nothing yet: not offered
-        assert by_name["override_count_multiplies_stake"]["offered"] is False
-        assert by_name["throw_penalty"]["hidden_options"] == ["stake"] and "offered" not in by_name["decks"]
+        by_name = {f["name"]: f for f in schema["fields"]}  # coins are counted: every stake setting is offered
+        assert not any("offered" in f or "hidden_options" in f for f in schema["fields"])
+        assert by_name["stake"]["kind"] == "int" and by_name["stake"]["default"] == 0
+        assert "stake" in by_name["throw_penalty"]["options"] and by_name["override_count_multiplies_stake"]["kind"] == "bool"
         assert by_name["declare_rights"]["options"] == ["anyone", "dealer_side"]
         assert room_of(srv, code).status == "playing"
 

@@ -13,7 +13,7 @@ from tuolaji.cards import parse_card, parse_cards
 from tuolaji.engine.actions import Bury, CallFriend, Deal, Declare, Pass, Play, Redeal, TimeUp
 from tuolaji.engine.match import Match
 from tuolaji.engine.round import Phase, Round, find_friend
-from tuolaji.engine.simulate import deck_from_hands, random_match
+from tuolaji.engine.simulate import deck_from_hands, random_action, random_match
 from tuolaji.errors import IllegalAction
 from tuolaji.judge import handle
 from tuolaji.record import dumps, loads
@@ -258,15 +258,23 @@ def test_fixed_rounds_tie_goes_to_who_reached_it_first() -> None:
     assert m.over and len([r for r in m.rounds if r.result]) == 1
 
 
-def test_timed_match_ends_with_the_round_after_time_up() -> None:
-    m = Match(rules="competition", seed=4)
+def test_timed_match_ends_at_the_deadline_mid_round() -> None:
+    """Seed 003: 在規定時間內，哪方的級別高哪方獲勝，如到了規定時間，雙方級數相同，則先到該級的一方勝出。
+    The levels at the deadline decide: the round in play is left unscored."""
     with pytest.raises(IllegalAction):
         Match(seed=1).apply(TimeUp())
+    m = random_match(Match(rules="competition", seed=4), random.Random(4), max_rounds=2)
+    rnd = m.round
+    rng = random.Random(5)
+    while rnd.phase == Phase.DEAL or not rnd.tricks:  # well into the next round
+        m.apply(random_action(rnd, rng))
+    levels = list(m.levels)
     m.apply(TimeUp())
-    assert not m.over
-    random_match(m, random.Random(4))
-    assert m.over and len([r for r in m.rounds if r.result]) == 1
-    assert loads(dumps(m)).winner == m.winner
+    assert m.over and m.winner == m._leader() and m.levels == levels and m.round is rnd and rnd.result is None
+    with pytest.raises(IllegalAction, match="over"):
+        m.apply(TimeUp())
+    again = loads(dumps(m))
+    assert again.over and again.winner == m.winner and again.levels == levels
 
 
 def test_must_defend_stops_the_climb() -> None:

@@ -13,7 +13,7 @@ from .cards import CardError, cards_str, level_rank, parse_cards, parse_suit, su
 from .combos import decompose
 from .declaring import bid_reason, read_bid, shown_cards
 from .ruleset import PRESETS, FirstRoundDealer, RuleSet, RuleSetError, load_rules
-from .scoring import kitty_multiplier, level_change, parse_level
+from .scoring import kitty_multiplier, level_change, parse_level, round_coins
 from .tricks import check_throw, follow_reason, lead_reason, trick_winner
 from .trump import TrumpContext
 from .validate import JSONInputError, loads, safe_dumps
@@ -162,6 +162,35 @@ def op_level_change(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> d
     return {"team": team, "levels": levels}
 
 
+def _seat_list(req: dict[str, Any], key: str, rules: RuleSet) -> list[int]:
+    raw = _need(req, key)
+    if not isinstance(raw, list) or not all(type(s) is int and 0 <= s < rules.players for s in raw):
+        raise JudgeError(f"{key!r} must be a list of seats 0 to {rules.players - 1}")
+    return raw
+
+
+def op_coins(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[str, Any]:
+    """Coins per seat for a round (``rules.stake``): the level change of the attackers' points,
+    the overrides made and each seat's failed throws."""
+    points = _need(req, "points")
+    if type(points) is not int or points < 0:
+        raise JudgeError("'points' must be a whole number of points, 0 or more")
+    side = _seat_list(req, "dealer_side", rules)
+    if not side:
+        raise JudgeError("'dealer_side' is empty: the dealer is on it")
+    overrides = req.get("overrides", 0)
+    if type(overrides) is not int or not 0 <= overrides <= 64:
+        raise JudgeError("'overrides' must be a whole number 0 to 64")
+    throws = req.get("failed_throws", [0] * rules.players)
+    if (not isinstance(throws, list) or len(throws) != rules.players
+            or not all(type(n) is int and 0 <= n <= 64 for n in throws)):
+        raise JudgeError(f"'failed_throws' must list {rules.players} whole numbers, one per seat")
+    team, levels = level_change(points, rules)
+    coins = round_coins(rules, dealer_side=side, team=team, levels=levels, overrides=overrides,
+                        failed_throws=throws)
+    return {"team": team, "levels": levels, "coins": list(coins) or [0] * rules.players}
+
+
 def op_declare(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[str, Any]:
     bids = _need(req, "bids")
     if not isinstance(bids, list):
@@ -211,6 +240,7 @@ OPS: dict[str, Callable[[dict[str, Any], RuleSet, TrumpContext], dict[str, Any]]
     "kitty_multiplier": op_kitty_multiplier,
     "level_change": op_level_change,
     "declare": op_declare,
+    "coins": op_coins,
 }
 
 

@@ -129,6 +129,7 @@ class MatchEnd(StrEnum):
     TIMED = "timed"  # seed 003: higher level at the deadline wins
 
 
+MAX_STAKE = 1_000_000  # coins stay exact in a browser's numbers even after many doubled rounds
 LEVEL_TOKENS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 
@@ -156,7 +157,7 @@ class RuleSet:
     first_round_no_declaration: NoDeclaration = NoDeclaration.REDEAL
     redeal_request: bool = False  # 暴动 (seed 000 C)
     redeal_request_max_points: int = 10  # a hand with at most this many points may ask
-    override_count_multiplies_stake: bool = False  # seed 004
+    override_count_multiplies_stake: bool = False  # each override doubles the round's coins (seed 004)
     # §3 combinations
     notrump_level_tractor: bool = True  # level pair + LJ LJ is a tractor in no-trump
     # §3 throws
@@ -164,6 +165,8 @@ class RuleSet:
     throw_penalty_points: int = 10
     # §6 kitty
     kitty_multiplier: KittyMultiplier = KittyMultiplier.EXPONENTIAL
+    # coins (seeds 000 C, 004): the room stake (底金) per level; 0 plays without coins
+    stake: int = 0
     # §7 scoring and match end
     scoring_table: ScoringTable = ScoringTable.STANDARD
     level_cap: int | None = None  # most levels gained in one round (seed 000 C: 6)
@@ -212,8 +215,9 @@ class RuleSet:
                 raise RuleSetError(problem, setting=name, **fields)
 
         self._validate_text()
-        for name in ("decks", "players", "throw_penalty_points", "redeal_request_max_points"):
+        for name in ("decks", "players", "throw_penalty_points", "redeal_request_max_points", "stake"):
             need(type(getattr(self, name)) is int, name, RulesProblem.NOT_INTEGER)
+        need(0 <= self.stake <= MAX_STAKE, "stake", RulesProblem.OUT_OF_RANGE, low=0, high=MAX_STAKE, value=self.stake)
         for name in (
             "suit_order_overrides", "self_override", "pair_locks", "override_after_bury",
             "redeal_request", "override_count_multiplies_stake", "notrump_level_tractor",
@@ -318,10 +322,10 @@ for _f in fields(RuleSet):
         if _f.type == _cls.__name__:
             _ENUM_FIELDS[_f.name] = _cls
 
-# Stake (coin) settings that nothing computes yet: they load and replay, but the table does not
-# offer them until coins are counted (issue 11 item 7).
-NOT_OFFERED: tuple[str, ...] = ("override_count_multiplies_stake",)
-NOT_OFFERED_OPTIONS: dict[str, tuple[str, ...]] = {"throw_penalty": ("stake",)}
+# Settings (and options of settings) that load and replay but that the table's rules panel does
+# not offer, for a rule the engine does not compute yet. Empty: every setting is played.
+NOT_OFFERED: tuple[str, ...] = ()
+NOT_OFFERED_OPTIONS: dict[str, tuple[str, ...]] = {}
 
 # os.path, not pathlib: pathlib (and the urllib it imports) would be a sixth of the judge's import time
 PRESET_DIR = os.path.join(os.path.dirname(__file__), "presets")

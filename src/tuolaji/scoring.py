@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from .cards import LevelIndex
 from .combos import Combo
-from .ruleset import KittyMultiplier, RuleSet, ScoringTable
+from .ruleset import KittyMultiplier, RuleSet, ScoringTable, ThrowPenalty
 
 LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
@@ -88,3 +88,38 @@ def _fine_table(points: int, unit: int) -> tuple[str, int]:
     if points <= 6 * step:
         return "dealer", 3
     return "dealer", 2
+
+
+def round_coins(rules: RuleSet, *, dealer_side: Sequence[int], team: str, levels: int, overrides: int,
+                failed_throws: Sequence[int]) -> tuple[int, ...]:
+    """Coins each seat wins (+) or pays (-) for a round; ``()`` when the table plays without a stake.
+
+    The round is worth the stake (底金) per level the winners gain, a take-over without a level
+    counting one; with ``override_count_multiplies_stake`` each override doubles it (seed 004:
+    "反主3次则最后结果的金币数需×2^3"). Every player of the larger side wins or pays that much and the
+    smaller side shares the same total (a dealer alone against three wins or pays three times),
+    so the coins of a round add up to zero; odd coins go to the lowest seats. A failed throw then
+    costs its thrower half the stake, paid to nobody (seeds 000 C, 004: "扣除當前房間底金的1/2").
+    """
+    stake = rules.stake
+    players = len(failed_throws)
+    if stake <= 0 or not players:
+        return ()
+    worth = stake * max(levels, 1)
+    if rules.override_count_multiplies_stake:
+        worth <<= overrides
+    on_dealer_side = set(dealer_side)
+    winners = [s for s in range(players) if (s in on_dealer_side) == (team == "dealer")]
+    losers = [s for s in range(players) if s not in winners]
+    coins = [0] * players
+    if winners and losers:
+        larger, smaller, sign = (winners, losers, 1) if len(winners) >= len(losers) else (losers, winners, -1)
+        for s in larger:
+            coins[s] += sign * worth
+        share, odd = divmod(worth * len(larger), len(smaller))
+        for i, s in enumerate(smaller):
+            coins[s] -= sign * (share + (1 if i < odd else 0))
+    if rules.throw_penalty == ThrowPenalty.STAKE:
+        for s, n in enumerate(failed_throws):
+            coins[s] -= n * (stake // 2)
+    return tuple(coins)

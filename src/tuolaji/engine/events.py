@@ -21,7 +21,7 @@ class Event:
         out: dict[str, Any] = {"e": EVENT_NAMES[type(self)]}
         for f in fields(self):
             v = getattr(self, f.name)
-            if v is None and f.name in _OMITTED_WHEN_NONE:
+            if (v is None or v == ()) and f.name in _OMITTED_WHEN_EMPTY:
                 continue
             if f.name in _CARD_FIELDS and v is not None:
                 v = cards_str(v)
@@ -142,13 +142,16 @@ class RoundEnded(Event):
     overrides: int = 0  # overriding declarations made this round (may multiply a stake)
     failed_throws: tuple[int, ...] = ()  # per seat
     penalty_points: int = 0  # added to the attackers' total by failed-throw penalties
+    coins: tuple[int, ...] = ()  # per seat, won (+) or paid (-); empty without a stake (scoring.round_coins)
 
 
 _CARD_FIELDS = {"cards", "attempted", "kitty", "beating"}
 _ONE_CARD_FIELDS = {"card"}
-_OPTIONAL_FIELDS = {"attempted", "dealer_side", "overrides", "failed_throws", "penalty_points", "beaten_by", "beating"}
-# Fields added after records were first written, left out when empty so older events read the same.
-_OMITTED_WHEN_NONE = {"beaten_by", "beating"}
+_OPTIONAL_FIELDS = {"attempted", "dealer_side", "overrides", "failed_throws", "penalty_points", "beaten_by", "beating",
+                    "coins"}
+# Fields added after records were first written, left out when None or empty so older events read the same
+# (coins: a table without a stake).
+_OMITTED_WHEN_EMPTY = {"beaten_by", "beating", "coins"}
 
 EVENT_NAMES: dict[type[Event], str] = {
     Dealt: "dealt", Declared: "declared", Passed: "passed", TrumpFixed: "trump_fixed",

@@ -56,6 +56,7 @@ class _Saved:
     deals: int
     levels: list[LevelIndex]
     reached: list[int]
+    purses: list[int]
     dealer: int | None
     winner: int | None
     time_up: bool
@@ -84,6 +85,7 @@ class Match:
         self.top = LevelIndex(ACE + 1) if self.rules.joker_level else ACE  # the last level: A, or 王 after it
         self.levels: list[LevelIndex] = [start] * (self.rules.players if self.per_seat else 2)
         self.reached = [0] * len(self.levels)  # round number when each level was reached (ties)
+        self.purses = [0] * self.rules.players  # coins won (+) or lost (-) per seat so far (rules.stake)
         self.must_defend = {parse_level(x) for x in self.rules.must_defend}
         target = self.rules.match_target_level
         self.target = parse_level(target) if target is not None else None
@@ -151,7 +153,8 @@ class Match:
         # Lists only grow during an action, so their lengths restore them.
         self._rng_before = None
         return _Saved(self.round, len(self.round.events), len(self.events), len(self.rounds), len(self.deals),
-                      list(self.levels), list(self.reached), self.dealer, self.winner, self.time_up, self.actions)
+                      list(self.levels), list(self.reached), list(self.purses), self.dealer, self.winner,
+                      self.time_up, self.actions)
 
     def _restore(self, saved: _Saved) -> None:
         rnd = saved.round
@@ -160,7 +163,7 @@ class Match:
         del self.events[saved.events:]
         del self.rounds[saved.rounds:]
         del self.deals[saved.deals:]
-        self.levels, self.reached = saved.levels, saved.reached
+        self.levels, self.reached, self.purses = saved.levels, saved.reached, saved.purses
         self.dealer, self.winner, self.time_up, self.actions = saved.dealer, saved.winner, saved.time_up, saved.actions
         if self._rng_before is not None:
             self._rng.setstate(self._rng_before)
@@ -186,8 +189,11 @@ class Match:
     def apply_unchecked(self, action: Action) -> None:
         self.actions += 1
         if action.type == "time_up":
+            # seed 003: "如到了規定時間，雙方級數相同，則先到該級的一方勝出" — the levels at the deadline
+            # decide, so the round in play is left unscored and the match ends now
             self.time_up = True
             self.events.append(TimeIsUp())
+            self._end_match(self._leader())
             return
         rnd = self.round
         before = len(rnd.events)
@@ -200,6 +206,8 @@ class Match:
         self.rounds.append(rnd)
         result = rnd.result
         if result is not None:
+            for s, c in enumerate(result.coins):
+                self.purses[s] += c
             side = set(result.dealer_side)
             winners = side if result.team == "dealer" else set(range(rnd.players)) - side
             holders = sorted({self.holder(s) for s in winners})
@@ -218,10 +226,8 @@ class Match:
                 arrived = [h for h in holders if self.levels[h] >= self.target]
                 if arrived:  # 打到6结束 (seed 004 appendix): first to the target level wins
                     return self._end_match(arrived[0])
-            end = self.rules.match_end
             played = sum(1 for r in self.rounds if r.result is not None)
-            if (end == MatchEnd.FIXED_ROUNDS and played >= (self.rules.match_rounds or 0)) or (
-                    end == MatchEnd.TIMED and self.time_up):
+            if self.rules.match_end == MatchEnd.FIXED_ROUNDS and played >= (self.rules.match_rounds or 0):
                 return self._end_match(self._leader())
         self.round = self._new_round()
 
@@ -261,6 +267,7 @@ class Match:
         m.deals = list(self.deals)
         m.levels = list(self.levels)
         m.reached = list(self.reached)
+        m.purses = list(self.purses)
         m.rounds = list(self.rounds)
         m.events = list(self.events)
         m.round = self.round.copy()

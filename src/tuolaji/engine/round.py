@@ -20,7 +20,7 @@ from ..combos import Combo, decompose
 from ..declaring import Bid, bid_reason, is_override_bid, options, read_bid, shown_cards
 from ..errors import IllegalAction, Reason
 from ..ruleset import DeclareRights, FirstRoundDealer, NoDeclaration, Partnership, RuleSet, ThrowPenalty
-from ..scoring import kitty_multiplier, level_change
+from ..scoring import kitty_multiplier, level_change, round_coins
 from ..tricks import follow_shape_reason, is_sub_multiset, lead_reason, throw_block, trick_winner
 from ..trump import JOKER_LEVEL, TrumpContext
 from .actions import Action, Bury, CallFriend, Declare, Pass, Play, Redeal
@@ -579,9 +579,11 @@ class Round:
             next_dealer = self.friend if self.friend is not None else dealer
         else:
             next_dealer = (dealer + 2) % self.players
+        coins = round_coins(rules, dealer_side=side, team=team, levels=levels, overrides=self.overrides,
+                            failed_throws=self.failed_throws)
         self.result = RoundEnded(total, trick_points, tuple(self.kitty), kitty_points, mult, captured,
                                  team, levels, next_dealer, side, self.overrides, tuple(self.failed_throws),
-                                 penalty)
+                                 penalty, coins)
         self.events.append(self.result)
         self.phase = Phase.DONE
         self.turn = None

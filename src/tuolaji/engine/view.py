@@ -71,6 +71,8 @@ def match_view(match: Match, seat: int | None) -> dict[str, Any]:
         "round_number": len(match.rounds) + (0 if match.over else 1),
         "winner": match.winner,
         "over": match.over,
+        "time_up": match.time_up,  # a timed match ended at its deadline (the round in play unscored)
+        "purses": list(match.purses),  # coins won (+) or lost (-) per seat; all 0 without a stake
     })
     return view
 

@@ -31,7 +31,7 @@ from ..server.access import Act, allowed, roles_of
 from ..server.api import export_record, new_room, parse_rules, read_new_game, record_to_continue, rules_schema
 from ..server.limits import Limits
 from ..server.protocol import DIFFICULTIES, SPEEDS, MessageError, reason_text
-from ..server.room import Conn, Room, Seat, hash_token
+from ..server.room import Conn, Room, Seat, hash_token, saved_deadline
 
 log = logging.getLogger("tuolaji.offline")
 SAVE_FORMAT = "tuolaji-browser-save"
@@ -85,7 +85,8 @@ def room_from_save(text: str, lang: str) -> Room:
         if len(seats) != match.rules.players:
             seats = [Seat() for _ in range(match.rules.players)]
         room = Room(str(doc["code"]), match, settings=data.get("settings"), seats=seats, host=data.get("host"),
-                    status=data.get("status", "playing"), created=float(doc["created"]))
+                    status=data.get("status", "playing"), created=float(doc["created"]),
+                    match_deadline=saved_deadline(data))
     except (RecordError, RuleSetError) as exc:
         raise HostError(422, "bad_save", lang, why=exc) from None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:

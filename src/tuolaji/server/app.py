@@ -54,7 +54,7 @@ from .api import export_record, new_room, parse_rules, read_new_game, record_to_
 from .limits import AddressBook, BotBudget, Limits, TooBig, TooSlow, read_body
 from .local import is_local_player, is_loopback
 from .protocol import DIFFICULTIES, LANGS, SPEEDS, MessageError, reason_text
-from .room import Conn, Room, Seat, hash_token, new_token
+from .room import Conn, Room, Seat, hash_token, new_token, saved_deadline
 from .store import Store
 from .wire import InfoResponse
 from .ws import serve_socket
@@ -318,7 +318,8 @@ class Tables:
         if len(seats) != match.rules.players:
             seats = [Seat() for _ in range(match.rules.players)]
         room = Room(code, match, settings=data.get("settings"), seats=seats, host=data.get("host"),
-                    status=data.get("status", "playing"), created=info["created"])
+                    status=data.get("status", "playing"), created=info["created"],
+                    match_deadline=saved_deadline(data))
         room.saved_events = len(record["events"])
         room.saved_deals = len(record["deals"])
         room.dirty = len(match.events) != room.saved_events

@@ -154,6 +154,8 @@ def round_summary(match: Match, seat: int | None, lang: str, names: Sequence[str
             "winner": last.winner, "points": last.points},
         "review": coach.review(rnd, seat, lang, names),
         "winner": match.winner,
+        "stake": match.rules.stake,
+        "purses": list(match.purses),
     })
 
 

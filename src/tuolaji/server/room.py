@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import math
 import random
 import secrets
 import sys
@@ -153,7 +154,8 @@ class Room:
     def __init__(self, code: str, match: Match, *, settings: dict[str, Any] | None = None,
                  seats: list[Seat] | None = None, host: str | None = None, status: str = "playing",
                  created: float | None = None, on_change: Callable[[Room], None] | None = None,
-                 bot_seed: int | None = None, offload: Offload[Any] | None = None) -> None:
+                 bot_seed: int | None = None, offload: Offload[Any] | None = None,
+                 match_deadline: float | None = None, clock: Callable[[], float] = time.time) -> None:
         self.code = code
         self.match = match
         self.players = match.rules.players
@@ -185,7 +187,11 @@ class Room:
         self.saved_deals = 0
         self.rules_dict = match.rules.to_dict()
         self.dirty = True
-        self.started_at = time.monotonic()
+        # a timed match's deadline in wall-clock seconds, saved with the game (persist_data) so a
+        # restarted server keeps the same clock; ``clock`` is injectable for tests
+        self.clock = clock
+        self.match_deadline = match_deadline
+        self._start_clock()
         self.idle_since = time.monotonic()
         self.actions_applied = 0
         self.thinking = False
@@ -371,6 +377,10 @@ class Room:
         self.actions_applied += 1
         if len(match.rounds) > rounds:
             self._round_ended()
+        elif match.over:  # a timed match's deadline ends it mid-round
+            self.summaries.clear()
+            self.status = "finished"
+            self.between = False
         self.changed()
 
     def _round_ended(self) -> None:
@@ -385,12 +395,23 @@ class Room:
         self.ready = set()
         self.break_since = time.monotonic()
 
-    def _time_up(self) -> None:
+    def _start_clock(self) -> None:
+        """A timed match's clock starts when play starts (created playing, or the host's start)."""
         rules = self.match.rules
-        minutes = rules.match_minutes
-        if not minutes or self.match.time_up or self.match.over or rules.match_end != MatchEnd.TIMED:
-            return
-        if time.monotonic() - self.started_at >= 60 * minutes:
+        if (self.match_deadline is None and self.status == "playing" and rules.match_end == MatchEnd.TIMED
+                and rules.match_minutes and not self.match.over):
+            self.match_deadline = self.clock() + 60 * rules.match_minutes
+
+    def clock_left(self) -> float | None:
+        """Seconds left on a timed match's clock (None: no clock running)."""
+        if self.match_deadline is None or self.match.over:
+            return None
+        return max(0.0, self.match_deadline - self.clock())
+
+    def _time_up(self) -> None:
+        """At the deadline the match ends at once, the round in play unscored (Match, seed 003)."""
+        left = self.clock_left()
+        if left is not None and left <= 0 and not self.match.time_up:
             with contextlib.suppress(IllegalAction):
                 self._apply(TimeUp())
 
@@ -437,6 +458,9 @@ class Room:
 
     async def _wait(self, timeout: float | None) -> None:
         self.wakeup.clear()
+        left = self.clock_left() if self.status == "playing" else None
+        if left is not None and left > 0 and (timeout is None or left < timeout):
+            timeout = left  # wake for the match clock's deadline
         if timeout is not None and timeout <= 0:
             await asyncio.sleep(0)
             return
@@ -445,10 +469,11 @@ class Room:
 
     async def _step(self) -> None:
         match = self.match
+        if self.status == "playing" and not match.over:
+            self._time_up()  # the match clock runs whether or not anyone is at the table
         if not self.conns or self.status != "playing" or match.over:
             await self._wait(None)  # nobody here, not started, or finished: sleep until something changes
             return
-        self._time_up()
         speed = SPEEDS.get(self.settings.get("speed", "normal"), SPEEDS["normal"])
         if self.between:
             await self._between(speed)
@@ -675,7 +700,7 @@ class Room:
         if self.status != "lobby":
             raise MessageError("already_started")
         self.status = "playing"
-        self.started_at = time.monotonic()
+        self._start_clock()
         self.changed()
 
     def _on_settings(self, conn: Conn, msg: Message) -> None:
@@ -842,6 +867,8 @@ class Room:
         deadline = self.deadline()
         if deadline is not None:
             state["timer_ms"] = max(0, int((deadline - time.monotonic()) * 1000))
+        if self.match_deadline is not None:
+            state["clock_ms"] = 0 if match.over else max(0, int((self.match_deadline - self.clock()) * 1000))
         if seat is not None and not self.between and self.status == "playing":
             state["options"] = projection.options(match, seat)
         if self.between or (match.over and match.rounds) or conn.summary_round != len(match.rounds):
@@ -884,7 +911,7 @@ class Room:
     # ------------------------------------------------------------------ persistence
     def persist_data(self) -> dict[str, Any]:
         return {"seats": [s.to_dict() for s in self.seats], "settings": self.settings, "host": self.host,
-                "status": self.status}
+                "status": self.status, "match_deadline": self.match_deadline}
 
     def deal_tokens(self) -> list[list[str]]:
         """Every deal of the match as card tokens, for saving (each deal written out once, not
@@ -906,6 +933,14 @@ class Room:
 
 
 # ------------------------------------------------------------------ helpers
+def saved_deadline(data: dict[str, Any]) -> float | None:
+    """A saved game's match deadline (wall-clock seconds), or None when it has none or it is damaged."""
+    value = data.get("match_deadline")
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return None
+
+
 _WITH_CARDS: dict[str, type[Declare] | type[Bury] | type[Play]] = {"declare": Declare, "bury": Bury, "play": Play}
 _SEAT_ONLY: dict[str, type[Pass] | type[Redeal]] = {"pass": Pass, "redeal": Redeal}
 

@@ -123,6 +123,7 @@ class RoundResult(TypedDict):
     overrides: int
     failed_throws: list[int]
     penalty_points: int
+    coins: NotRequired[list[int]]  # per seat, won (+) or paid (-); only with a stake (rules.stake)
 
 
 class EvMatchEnded(TypedDict):
@@ -195,6 +196,8 @@ class MatchView(RoundView):
     round_number: int
     winner: int | None
     over: bool
+    time_up: bool  # a timed match ended at its deadline
+    purses: list[int]  # coins per seat so far (all 0 without a stake)
 
 
 class TableView(MatchView):
@@ -297,6 +300,8 @@ class Summary(TypedDict):
     last_trick: WonTrick | None
     review: list[ReviewItem]
     winner: int | None
+    stake: int  # the room stake (底金) per level; 0: no coins
+    purses: list[int]  # coins per seat after this round
 
 
 # ------------------------------------------------------------------ WebSocket messages (server → client)
@@ -312,6 +317,7 @@ class StateMsg(TypedDict):
     re: NotRequired[list[ReqId]]  # ids of acknowledged messages (ready, stand, start, settings, …)
     waiting_for: int | None
     timer_ms: int | None  # time left for waiting_for, when the table has a turn timer
+    clock_ms: NotRequired[int]  # a timed match: time left on the match clock (0: time is up)
     options: NotRequired[Options]
     summary: NotRequired[Summary | None]
     ready: NotRequired[list[int]]
@@ -428,7 +434,7 @@ class RuleField(TypedDict):
     kind: Literal["enum", "bool", "int", "list", "text"]
     options: NotRequired[list[str]]
     optional: NotRequired[bool]
-    offered: NotRequired[bool]  # false: the table does not offer it (coins compute nothing yet)
+    offered: NotRequired[bool]  # false: the table does not offer it (a rule the engine does not compute yet)
     hidden_options: NotRequired[list[str]]  # option values the table does not offer
 
 

@@ -13,6 +13,7 @@ export interface StateMsg {
   re?: ReqId[];
   waiting_for: number | null;
   timer_ms: number | null;
+  clock_ms?: number;
   options?: Options;
   summary?: Summary | null;
   ready?: number[];
@@ -195,6 +196,8 @@ export interface TableView {
   round_number: number;
   winner: number | null;
   over: boolean;
+  time_up: boolean;
+  purses: number[];
   level_names: string[];
   sides: ("dealer" | "attacker" | null)[];
 }
@@ -232,6 +235,8 @@ export interface Summary {
   last_trick: WonTrick | null;
   review: ReviewItem[];
   winner: number | null;
+  stake: number;
+  purses: number[];
 }
 
 export interface HintAction {
@@ -331,6 +336,7 @@ export interface RoundResult {
   overrides: number;
   failed_throws: number[];
   penalty_points: number;
+  coins?: number[];
 }
 
 export interface Follow {
