@@ -23,7 +23,9 @@ export async function helpDialog(rules, close) {
   /** @param {{ en: string, zh: string } | undefined} x @param {string} dflt */
   const say = (x, dflt) => (x ? (lang() === "zh" ? x.zh : x.en) : dflt);
   const preset = labels.presets[rules.name];
-  const rows = schema.fields.filter((f) => f.name !== "name" && f.name !== "description").map((f) => {
+  const fields = schema.fields.filter((f) => f.name !== "name" && f.name !== "description");
+  /** @param {import("./wire").RuleField} f */
+  const row = (f) => {
     const v = rules[f.name];
     let shown = "—";
     if (f.kind === "enum" && typeof v === "string") shown = say(labels.options[v], v);
@@ -31,7 +33,11 @@ export async function helpDialog(rules, close) {
     else if (Array.isArray(v)) shown = v.join(" ") || "—";
     else if (v !== null && v !== undefined) shown = String(v);
     return h("tr", {}, h("th", { scope: "row" }, say(labels.settings[f.name], f.name)), h("td", {}, shown));
-  });
+  };
+  // the settings this table plays differently from the default game, named first (coins, the
+  // match clock, who may declare, …), then every setting
+  const changed = fields.filter((f) => JSON.stringify(rules[f.name] ?? null) !== JSON.stringify(f.default ?? null));
+  const rows = fields.map(row);
   return h("div", { class: "help-body", id: "rules-help" },
     h("h2", { id: "dialog-title" }, t("help_title"), preset ? ` · ${say(preset.title, rules.name)}` : ""),
     preset ? h("p", {}, say(preset.description, "")) : null,
@@ -39,6 +45,8 @@ export async function helpDialog(rules, close) {
     h("div", { class: "example" }, cardRow(["S7", "S7"], { small: true }), h("span", {}, t("help_pair"))),
     h("div", { class: "example" }, cardRow(["H8", "H8", "H9", "H9"], { small: true }), h("span", {}, t("help_tractor"))),
     h("div", { class: "example" }, cardRow(["CA", "CK", "CK"], { small: true }), h("span", {}, t("help_throw"))),
+    changed.length ? h("h3", {}, t("help_changed")) : null,
+    changed.length ? h("table", { class: "score", id: "rules-changed" }, h("tbody", {}, ...changed.map(row))) : null,
     h("h3", {}, t("rules")),
     h("table", { class: "score" }, h("tbody", {}, ...rows)),
     h("div", { class: "dialog-actions" }, h("button", { type: "button", class: "primary", id: "btn-help-close", onclick: close }, t("close"))));

@@ -5,7 +5,7 @@ import { cardRow, suitText } from "./cards.js";
 import { h, toast } from "./dom.js";
 import { savedName } from "./api.js";
 import { follow, link, roomLink } from "./nav.js";
-import { defaultName, levelText, exportLink } from "./ui.js";
+import { defaultName, levelText, exportLink, signed } from "./ui.js";
 
 /**
  * @typedef {import("./table.js").TablePage} TablePage
@@ -66,12 +66,14 @@ export function summaryDialog(page, s, over) {
       item.plays ? h("div", { class: "review-plays" }, ...item.plays.map((p) => h("span", { class: "rp" + (p.seat === item.winner ? " won" : "") }, h("span", { class: "who" }, page.name(p.seat)), cardRow(p.cards, { small: true })))) : null,
       h("p", { class: "note" }, item.note)));
   }
+  const coins = coinsSection(page, s);
   let head = t("summary_title", { n: s.round });
   let winnerLine = null;
   if (over && s.winner !== null && s.winner !== undefined) {
     head = t("match_over");
     const mine = me !== null && st.room.seats[me] && st.room.seats[me].team === s.winner;
-    winnerLine = h("p", { class: "winner", id: "winner" }, me === null ? t("winner_team", { team: t("team_n", { n: s.winner + 1 }) }) : (mine ? t("we_win") : t("they_win")));
+    winnerLine = h("p", { class: "winner", id: "winner" }, me === null ? t("winner_team", { team: t("team_n", { n: s.winner + 1 }) }) : (mine ? t("we_win") : t("they_win")),
+      st.view.time_up ? h("span", { class: "muted", id: "time-up" }, ` ${t("time_up_over")}`) : null);
   }
   const ready = st.ready || [];
   const actions = h("div", { class: "dialog-actions" });
@@ -95,6 +97,37 @@ export function summaryDialog(page, s, over) {
     h("table", { class: "score" }, h("tbody", {}, ...rows)),
     h("p", { class: "result", id: "summary-result" }, result),
     h("p", { id: "summary-levels" }, `${t("levels")}: ${levelRows}`),
+    coins,
     h("div", { class: "kitty-end" }, h("span", {}, `${t("kitty")}: `), cardRow(r.kitty, { small: true })),
     review, actions);
+}
+
+/**
+ * Coins won and paid this round and each purse so far (a table with a stake only); after the
+ * last round, the purses are the match's final coins.
+ * @param {TablePage} page
+ * @param {Summary} s
+ */
+function coinsSection(page, s) {
+  const r = s.result;
+  if (!s.stake || !r.coins) return null;
+  const coins = r.coins;
+  const me = page.me();
+  const rules = page.rules || {};
+  const notes = [t("coins_stake", { n: s.stake })];
+  if (rules.override_count_multiplies_stake && r.overrides) notes.push(t("coins_doubled", { n: r.overrides, m: 2 ** r.overrides }));
+  const threw = r.failed_throws.map((n, i) => (n ? i : null)).filter((i) => i !== null);
+  if (rules.throw_penalty === "stake" && threw.length) {
+    notes.push(t("coins_penalty", { names: threw.map((i) => page.name(i)).join("、"), c: Math.floor(s.stake / 2) }));
+  }
+  const rows = coins.map((c, i) => h("tr", { class: i === me ? "mine" : "" },
+    h("th", { scope: "row" }, page.name(i)),
+    h("td", { class: c > 0 ? "won" : c < 0 ? "lost" : "" }, signed(c)),
+    h("td", {}, h("strong", {}, signed(s.purses[i] ?? 0)))));
+  return h("section", { class: "coins", id: "summary-coins" },
+    h("h3", {}, t("coins")),
+    h("p", { class: "muted" }, notes.join(" · ")),
+    h("table", { class: "score coins-table" },
+      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", { scope: "col" }, t("coins_round")), h("th", { scope: "col" }, t("coins_total")))),
+      h("tbody", {}, ...rows)));
 }

@@ -8,7 +8,7 @@ import { h, swap, toast } from "./dom.js";
 import { token, setToken, savedName } from "./api.js";
 import { follow, go, link, roomLink } from "./nav.js";
 import { openTransport } from "./transport.js";
-import { PHASE_KEYS, defaultName, langButton, relSeat, seatPlace, trumpText } from "./ui.js";
+import { PHASE_KEYS, defaultName, langButton, relSeat, seatPlace, signed, trumpText } from "./ui.js";
 import { onHandKey, renderHand, selectCards, selectedCards } from "./hand.js";
 import { lobbyDialog, summaryDialog } from "./summary.js";
 import { GameLog } from "./log.js";
@@ -89,6 +89,8 @@ export class TablePage {
     this.transport = null;
     /** @type {{ state: StateMsg, at: number } | null} */
     this.timerBase = null;
+    /** @type {{ state: StateMsg, at: number } | null} when the match clock's last reading came */
+    this.clockBase = null;
     // the page's regions, each redrawn on its own (see swap() in dom.js)
     this.root = h("div", { class: "table-page", "data-phase": "", "data-my-turn": "false" });
     this.topbar = h("header", { class: "topbar" });
@@ -379,6 +381,11 @@ export class TablePage {
     if (v.friend_card) top.appendChild(h("span", { class: "called", id: "called-card" }, `${t("called_card")} `, h("strong", { class: v.friend_card[0] === "H" || v.friend_card[0] === "D" ? "red" : "" }, cardText(v.friend_card))));
     top.appendChild(h("span", { class: "points", id: "points" }, `${t("attackers_points")} `, h("strong", {}, String(v.attacker_points))));
     top.appendChild(h("span", { class: "round" }, t("round_n", { n: v.round_number })));
+    if (st.clock_ms !== undefined) top.appendChild(h("span", { class: "clock", id: "match-clock", "aria-label": t("match_clock") }, `⏱ `, h("strong", {}, this.clockText())));
+    const me = this.me();
+    if (this.rules && this.rules.stake > 0 && me !== null && v.purses) {
+      top.appendChild(h("span", { class: "purse", id: "my-purse" }, `${t("coins")} `, h("strong", {}, signed(v.purses[me] ?? 0))));
+    }
     const controls = h("span", { class: "controls" });
     if (!this.readonly && st.you.host) {
       const sp = h("select", { id: "speed-select", "aria-label": t("speed") }, ...["slow", "normal", "fast", "instant"].map((s) => h("option", { value: s, selected: st.room.settings.speed === s }, t(s))));
@@ -681,9 +688,21 @@ export class TablePage {
     this.renderActions();
   }
 
+  /** The match clock's time left, counted down on this page from the last state's clock_ms. */
+  clockText() {
+    const st = this.state;
+    if (!st || st.clock_ms === undefined) return "";
+    if (st.view.over || st.view.time_up) return t("time_up");
+    if (!this.clockBase || this.clockBase.state !== st) this.clockBase = { state: st, at: performance.now() };
+    const left = Math.max(0, Math.ceil((st.clock_ms - (performance.now() - this.clockBase.at)) / 1000));
+    return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  }
+
   renderTimer() {
     const st = this.state;
     if (!st || !this.felt) return;
+    const clock = this.topbar.querySelector("#match-clock strong");
+    if (clock) clock.textContent = this.clockText();
     for (const el of this.felt.querySelectorAll("[data-timer-seat]")) el.textContent = "";
     if (st.timer_ms === null || st.timer_ms === undefined || st.waiting_for === null) return;
     if (!this.timerBase || this.timerBase.state !== st) this.timerBase = { state: st, at: performance.now() };

@@ -101,3 +101,9 @@ export function exportLink(code) {
     } catch (err) { toast(errorText(err)); }
   } }, t("export"));
 }
+
+/**
+ * Coins with their sign: +300, −150, 0.
+ * @param {number} n
+ */
+export function signed(n) { return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0"; }
