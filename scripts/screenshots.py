@@ -5,6 +5,7 @@ not committed (the layout rules are checked by tests/web/test_layout.py).
 
     python scripts/screenshots.py                      # → ./screenshots/*.png
     python scripts/screenshots.py --out /tmp/shots --sizes 360x640,1920x1080 --langs zh
+    python scripts/screenshots.py --rules '{"preset": "competition", "stake": 100}'   # coins and the clock
 
 Needs the server and test extras and Debian's Chromium (/usr/bin/chromium), as the browser tests.
 """
@@ -12,6 +13,7 @@ Needs the server and test extras and Debian's Chromium (/usr/bin/chromium), as t
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -26,7 +28,8 @@ SIZES = "360x640,800x600,1366x768,1920x1080"
 CHROMIUM = os.environ.get("TUOLAJI_CHROMIUM", "/usr/bin/chromium")
 
 
-def table_shots(browser: Any, url: str, lang: str, seed: int, shoot: Callable[[Any, str], None]) -> None:
+def table_shots(browser: Any, url: str, lang: str, seed: int, shoot: Callable[[Any, str], None],
+                rules: Any = None) -> None:
     """One language: the start page, a trick in play (before and after a selection), the summary."""
     import httpx
     from table_page import act, my_turn, phase, play_until, wait_js
@@ -41,6 +44,8 @@ def table_shots(browser: Any, url: str, lang: str, seed: int, shoot: Callable[[A
     page.locator("#btn-new-game").wait_for()
     shoot(page, f"{lang}-start")
     body = {"seed": seed, "seat": 0, "speed": "instant", "difficulty": "easy", "name": "小明" if lang == "zh" else "Sam"}
+    if rules is not None:
+        body["rules"] = rules
     code = httpx.post(url + "/api/games", json=body, headers={"X-Tuolaji-Token": token}).json()["code"]
     page.goto(url + f"/r/{code}")
     page.locator("#hand .hand-card").first.wait_for()
@@ -66,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", default=SIZES, help=f"WIDTHxHEIGHT,... (default {SIZES})")
     ap.add_argument("--langs", default="zh,en")
     ap.add_argument("--seed", type=int, default=11, help="the deal (the same table every run)")
+    ap.add_argument("--rules", type=json.loads, default=None, help="rules of the table: a preset name in quotes or a settings object, as JSON")
     args = ap.parse_args(argv)
     sizes = [tuple(int(x) for x in s.split("x")) for s in args.sizes.split(",")]
 
@@ -88,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
             sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
         for lang in args.langs.split(","):
-            table_shots(browser, srv.url, lang, args.seed, shoot)
+            table_shots(browser, srv.url, lang, args.seed, shoot, args.rules)
         browser.close()
     for p in shots:
         print(p)

@@ -381,7 +381,7 @@ export class TablePage {
     if (v.friend_card) top.appendChild(h("span", { class: "called", id: "called-card" }, `${t("called_card")} `, h("strong", { class: v.friend_card[0] === "H" || v.friend_card[0] === "D" ? "red" : "" }, cardText(v.friend_card))));
     top.appendChild(h("span", { class: "points", id: "points" }, `${t("attackers_points")} `, h("strong", {}, String(v.attacker_points))));
     top.appendChild(h("span", { class: "round" }, t("round_n", { n: v.round_number })));
-    if (st.clock_ms !== undefined) top.appendChild(h("span", { class: "clock", id: "match-clock", "aria-label": t("match_clock") }, `⏱ `, h("strong", {}, this.clockText())));
+    if (st.clock_ms !== undefined) top.appendChild(h("span", { class: "clock", id: "match-clock" }, h("strong", {}, this.clockText())));
     const me = this.me();
     if (this.rules && this.rules.stake > 0 && me !== null && v.purses) {
       top.appendChild(h("span", { class: "purse", id: "my-purse" }, `${t("coins")} `, h("strong", {}, signed(v.purses[me] ?? 0))));
@@ -695,7 +695,7 @@ export class TablePage {
     if (st.view.over || st.view.time_up) return t("time_up");
     if (!this.clockBase || this.clockBase.state !== st) this.clockBase = { state: st, at: performance.now() };
     const left = Math.max(0, Math.ceil((st.clock_ms - (performance.now() - this.clockBase.at)) / 1000));
-    return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    return t("match_clock", { t: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` });
   }
 
   renderTimer() {
