@@ -71,7 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", default=SIZES, help=f"WIDTHxHEIGHT,... (default {SIZES})")
     ap.add_argument("--langs", default="zh,en")
     ap.add_argument("--seed", type=int, default=11, help="the deal (the same table every run)")
-    ap.add_argument("--rules", type=json.loads, default=None, help="rules of the table: a preset name in quotes or a settings object, as JSON")
+    ap.add_argument("--rules", type=json.loads, default=None,
+                    help="rules of the table as JSON: a preset name in quotes or a settings object")
     args = ap.parse_args(argv)
     sizes = [tuple(int(x) for x in s.split("x")) for s in args.sizes.split(",")]
 

@@ -99,13 +99,13 @@ export const CATALOG = {
    "three-deck": "Three decks"
   },
   "preset_about": {
-   "bianfeng-fixed": "Declare with a level card and a joker of its colour; after round 1 only the dealer's side declares (the others when it cannot, taking the deal); a joker pair only overrides; nobody declared: the kitty's third card sets trump and whoever can pair it deals; overrides after the bury; in the first round the last override deals; a weak hand may ask for a redeal; at most 6 levels a round; a failed throw costs half the stake; levels start again past A.",
-   "bianfeng-friend": "The Bianfeng rules with find-a-friend: after taking the kitty the dealer calls a card and its holder is the partner (one against three if the dealer holds both); after round 1 only the dealer declares (the others when the dealer cannot); a joker pair only overrides; each player keeps a level; levels start again past A.",
+   "bianfeng-fixed": "Declare with a level card and a joker of its colour; after round 1 only the dealer's side declares (the others when it cannot, taking the deal); a joker pair only overrides; nobody declared: the kitty's third card sets trump and whoever can pair it deals; overrides after the bury; in the first round the last override deals; a weak hand may ask for a redeal; at most 6 levels a round; a stake of 100 coins a level, a failed throw costs half the stake; levels start again past A.",
+   "bianfeng-friend": "The Bianfeng rules with find-a-friend: after taking the kitty the dealer calls a card and its holder is the partner (one against three if the dealer holds both); after round 1 only the dealer declares (the others when the dealer cannot); a joker pair only overrides; each player keeps a level; a stake of 100 coins a level, a failed throw costs half the stake; levels start again past A.",
    "classic": "Two decks, fixed partners; declare with a level card, a pair overrides a single, a joker pair declares no-trump; kitty ×2, ×4, or ×2·2ⁿ for a tractor; the first team past A wins.",
    "competition": "A timed match of 30 minutes: the higher level wins, a tie goes to whoever reached it first; a tractor captures the kitty ×16; in no-trump only the joker pairs chain into a tractor.",
    "kq-competition": "Two decks; declare with a level card and a joker, override with a pair and a joker, a joker pair only overrides (no-trump); nobody declared: the kitty's third card; a tractor captures the kitty ×8; in no-trump only the joker pairs chain; 30 minutes or first to 6, then the higher level wins.",
    "one-deck": "One deck (40 points): 12 cards each and a 6-card kitty; no pairs or tractors; 100 points with the thresholds halved.",
-   "super-four-deck": "Four decks, 52 cards each and an 8-card kitty; overrides ranked big joker, small joker, ♠, ♥, ♣, ♦; override after the bury; a joker pair only overrides; the kitty's third card sets trump when nobody declares; kitty ×4 per tractor pair; the finer level table in 80-point steps (400 points); overrides multiply the stake; levels start again past A.",
+   "super-four-deck": "Four decks, 52 cards each and an 8-card kitty; overrides ranked big joker, small joker, ♠, ♥, ♣, ♦; override after the bury; a joker pair only overrides; the kitty's third card sets trump when nobody declares; kitty ×4 per tractor pair; the finer level table in 80-point steps (400 points); a stake of 100 coins a level, each override doubles the round's coins, a failed throw costs half the stake; levels start again past A.",
    "three-deck": "Three decks, 39 cards each and a 6-card kitty; triples and Titanics (runs of triples), kitty ×6 for a triple and ×2·3ⁿ for a Titanic; 300 points, thresholds scaled to match."
   },
   "reason": {
@@ -268,7 +268,7 @@ export const CATALOG = {
    "no_declaration": "Nobody declared",
    "notrump_level_tractor": "No-trump: level pair + small joker pair is a tractor",
    "override_after_bury": "Override after the bury",
-   "override_count_multiplies_stake": "Overrides multiply the stake",
+   "override_count_multiplies_stake": "Each override doubles the round's coins",
    "pair_locks": "A declared pair locks trump",
    "partnership": "Partners",
    "players": "Players",
@@ -277,6 +277,7 @@ export const CATALOG = {
    "scale_with_decks": "Scale scoring with decks",
    "scoring_table": "Scoring table",
    "self_override": "May override own declaration",
+   "stake": "Stake: coins per level (0: no coins)",
    "start_level": "Start level",
    "suit_order_overrides": "Suit order breaks ties (♠>♥>♣>♦)",
    "throw_penalty": "Failed throw penalty",
@@ -617,13 +618,13 @@ export const CATALOG = {
    "three-deck": "三副牌"
   },
   "preset_about": {
-   "bianfeng-fixed": "级牌带同色王亮主，首局后只有庄家一方报主（叫不起时对方可叫并换庄），对王只能反主，无人报主翻底牌第三张、能配对的一方坐庄，扣底后可反主炒底，首局反主反打，闲家牌少于15分可暴动，每局最多升6级，甩牌失败扣一半底金，过A循环。",
-   "bianfeng-friend": "边锋规则加找朋友：庄家拿底后叫一张牌，持有者为对家（庄家两张都有则一打三），首局后只有庄家报主（叫不起时他人可叫），对王只能反主，级别按人计，过A循环。",
+   "bianfeng-fixed": "级牌带同色王亮主，首局后只有庄家一方报主（叫不起时对方可叫并换庄），对王只能反主，无人报主翻底牌第三张、能配对的一方坐庄，扣底后可反主炒底，首局反主反打，闲家牌少于15分可暴动，每局最多升6级，底金每级100，甩牌失败扣一半底金，过A循环。",
+   "bianfeng-friend": "边锋规则加找朋友：庄家拿底后叫一张牌，持有者为对家（庄家两张都有则一打三），首局后只有庄家报主（叫不起时他人可叫），对王只能反主，级别按人计，底金每级100，甩牌失败扣一半底金，过A循环。",
    "classic": "两副牌，固定对家；亮级牌定主，对子反单张，对王无主；抠底单张×2、对子×4、拖拉机×2·2ⁿ；过A获胜。",
    "competition": "限时30分钟，级别高者胜，同级先到者胜；拖拉机抠底×16；无主时只有大小王对算拖拉机。",
    "kq-competition": "两副牌；单张级牌带王叫主，对级牌带王反主，对王只能反主（无主）；无人叫主翻底牌第三张；拖拉机抠底×8；无主时只有大小王对算拖拉机；打30分钟或一方先打到6结束，级别高者胜。",
    "one-deck": "一副牌（40分）：每人12张、底牌6张；没有对子和拖拉机；共100分，分数线减半。",
-   "super-four-deck": "四副牌，每人52张、底牌8张；反主按大王>小王>黑桃>红桃>梅花>方片，扣底后可反主，对王只能反主，无人亮主翻底牌第三张，连对抠底×4×对数，细分升级表按80分一级（共400分），反主次数翻倍，过A循环。",
+   "super-four-deck": "四副牌，每人52张、底牌8张；反主按大王>小王>黑桃>红桃>梅花>方片，扣底后可反主，对王只能反主，无人亮主翻底牌第三张，连对抠底×4×对数，细分升级表按80分一级（共400分），底金每级100，每次反主金币翻倍，甩牌失败扣一半底金，过A循环。",
    "three-deck": "三副牌，每人39张、底牌6张；有三张和Titanic（相邻三张连），三张抠底×6，Titanic×2·3ⁿ；共300分，分数线相应放大。"
   },
   "reason": {
@@ -786,7 +787,7 @@ export const CATALOG = {
    "no_declaration": "无人亮主时",
    "notrump_level_tractor": "无主：级牌对+小王对算拖拉机",
    "override_after_bury": "扣底后反主（反主炒底）",
-   "override_count_multiplies_stake": "反主次数翻倍",
+   "override_count_multiplies_stake": "每次反主，本局金币翻倍",
    "pair_locks": "亮对定主",
    "partnership": "搭档",
    "players": "人数",
@@ -795,6 +796,7 @@ export const CATALOG = {
    "scale_with_decks": "按副数调整分数线",
    "scoring_table": "升级表",
    "self_override": "可以反自己的主",
+   "stake": "底金：每级金币（0为不计金币）",
    "start_level": "起始级",
    "suit_order_overrides": "同级按花色比大小（♠>♥>♣>♦）",
    "throw_penalty": "甩牌失败罚分",
