@@ -18,7 +18,7 @@ from .heuristic import scored_plays
 from .memory import remember
 from .registry import register
 from .rollout import rollout, value
-from .search import SearchBot, pick
+from .search import SearchBot, pick, truncated
 
 
 class OracleBot(SearchBot):
@@ -42,14 +42,18 @@ class OracleBot(SearchBot):
         base = rnd.copy()
         base.events = []
         values: list[list[float]] = [[] for _ in cands]
+        policy = truncated(self.policy, len(obs.tricks) + self.deep)  # the search's own rollouts
         start = clock()
+        steps = 0
         for done in range(1, self.iterations + 1):
             seed = self.rng.getrandbits(32)
             for i, cand in enumerate(cands):
                 r = base.copy()
                 r.apply_unchecked(Play(obs.seat, cand))
-                rollout(r, random.Random(seed), self.policy)
+                steps += 1 + rollout(r, random.Random(seed), policy)
                 values[i].append(value(r, obs.seat))
+            if steps >= self.steps:  # the same step budget as the search bot
+                break
             spent = clock() - start
             if spent + spent / done > self.time:
                 break
