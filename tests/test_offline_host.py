@@ -105,6 +105,12 @@ def test_a_server_export_imports_and_a_bad_file_is_refused() -> None:
     status, bad = call(host, "POST", "/api/import", '{"format": "tuolaji-record", "events": 3}', lang="zh")
     assert status == 400 and bad["code"] == "bad_record" and "牌谱文件" in bad["error"]
     assert len(saves.saves) == 1, "a refused import adds nothing"
+    code = data["code"]
+    assert call(host, "GET", f"/api/games/{code}/replay?round=1&seat=1")[0] == 200
+    for query, reason, said in (("round=x", "bad_replay", "回放需要局数和座位"), ("round=1&seat=9", "bad_seat", "没有 9 号座位"),
+                                ("round=2", "no_round", "第 2 局还没打完（已打完 1 局）")):
+        status, refused = call(host, "GET", f"/api/games/{code}/replay?{query}", lang="zh")
+        assert (status, refused["code"], refused["error"]) == (400, reason, said)  # as the server refuses
 
 
 def test_export_from_the_browser_hides_the_current_deal() -> None:

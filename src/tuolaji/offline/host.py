@@ -222,15 +222,17 @@ class OfflineHost:
             if rest[2:] == ["record"]:
                 return 200, export_record(room.match)
             if rest[2:] == ["replay"]:
-                try:
+                try:  # refused as the server refuses (server/app.py replay)
                     number = int(query.get("round", "1"))
                     seat_q = query.get("seat", "0")
                     seat = None if seat_q in ("", "none", "spectator") else int(seat_q)
-                    if seat is not None and not 0 <= seat < room.players:
-                        raise ValueError(f"there is no seat {seat}")
-                    data = dict(room.replay(number, seat))
-                except ValueError as exc:
-                    return 400, {"error": str(exc), "code": "bad_replay"}
+                except ValueError:
+                    raise HostError(400, "bad_replay", lang) from None
+                if seat is not None and not 0 <= seat < room.players:
+                    raise HostError(400, "bad_seat", lang, seat=seat)
+                if not 1 <= number <= len(room.match.rounds):
+                    raise HostError(400, "no_round", lang, round=number, done=len(room.match.rounds))
+                data = dict(room.replay(number, seat))
                 data["names"] = room.names()
                 data["summary"] = room.public_summary()
                 return 200, data
