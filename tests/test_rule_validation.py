@@ -19,6 +19,8 @@ from tuolaji.record import dumps
 from tuolaji.ruleset import (
     DeclareStyle,
     FirstRoundDealer,
+    FriendCall,
+    JRule,
     KittyMultiplier,
     MatchEnd,
     NoDeclaration,
@@ -93,6 +95,10 @@ def _settings() -> st.SearchStrategy[dict[str, Any]]:
         "no_declaration": st.sampled_from(list(NoDeclaration)),
         "first_round_no_declaration": st.sampled_from(list(NoDeclaration)),
         "redeal_request": st.booleans(),
+        "redeal_no_trump": st.booleans(),
+        "surrender": st.booleans(),
+        "j_rule": st.sampled_from(list(JRule)),
+        "friend_call": st.sampled_from(list(FriendCall)),
         "notrump_level_tractor": st.booleans(),
         "throw_penalty": st.sampled_from(list(ThrowPenalty)),
         "kitty_multiplier": st.sampled_from(list(KittyMultiplier)),
@@ -101,7 +107,7 @@ def _settings() -> st.SearchStrategy[dict[str, Any]]:
         "level_cap": st.one_of(st.none(), st.integers(0, 6)),
         "match_end": st.sampled_from([MatchEnd.PASS_ACE, MatchEnd.WRAP]),
         "must_defend": st.lists(st.sampled_from(["5", "10", "K", "A"]), max_size=2),
-        "start_level": st.sampled_from(["2", "9", "A"]),
+        "start_level": st.sampled_from(["2", "9", "J", "A"]),
         "partnership": st.sampled_from(list(Partnership)),
     })
 

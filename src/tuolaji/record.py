@@ -21,7 +21,19 @@ from enum import StrEnum
 from typing import Any
 
 from .cards import CardError, cards_str, new_deck, parse_cards
-from .engine.actions import Action, Bury, CallFriend, Deal, Declare, Pass, Play, Redeal, TimeUp
+from .engine.actions import (
+    Action,
+    Bury,
+    CallFriend,
+    Deal,
+    Declare,
+    Pass,
+    Play,
+    Redeal,
+    Surrender,
+    SurrenderAnswer,
+    TimeUp,
+)
 from .engine.events import (
     Buried,
     Dealt,
@@ -31,6 +43,8 @@ from .engine.events import (
     Passed,
     Played,
     RedealRequested,
+    SurrenderAnswered,
+    SurrenderProposed,
     TimeIsUp,
     event_from_dict,
 )
@@ -121,7 +135,11 @@ def action_of_event(event: Event) -> Action | None:
     if isinstance(event, RedealRequested):
         return Redeal(event.seat)
     if isinstance(event, FriendCalled):
-        return CallFriend(event.seat, event.card)
+        return CallFriend(event.seat, event.card, event.nth)
+    if isinstance(event, SurrenderProposed):
+        return Surrender(event.seat)
+    if isinstance(event, SurrenderAnswered):
+        return SurrenderAnswer(event.seat, event.accept)
     if isinstance(event, TimeIsUp):
         return TimeUp()
     return None

@@ -122,6 +122,19 @@ class ThrowPenalty(StrEnum):
     STAKE = "stake"  # seed 004: half the table stake
 
 
+class JRule(StrEnum):
+    """勾J: the attackers win the last trick with a J while the dealers play level J."""
+
+    OFF = "off"
+    ANY_J = "any_j"  # any J in the winning play (at level J every J is a trump)
+    TRUMP_J = "trump_j"  # only the trump suit's J (any J in no-trump)
+
+
+class FriendCall(StrEnum):
+    HOLDER = "holder"  # the holder of a copy other than the caller's own (calling a card held: the other copy)
+    NTH_PLAYED = "nth_played"  # the call names a copy: whoever plays the Nth copy of the card joins
+
+
 class MatchEnd(StrEnum):
     PASS_ACE = "pass_ace"  # going past A wins (seed 000 D)
     WRAP = "wrap"  # wrap back to 2 and keep playing
@@ -157,6 +170,7 @@ class RuleSet:
     first_round_no_declaration: NoDeclaration = NoDeclaration.REDEAL
     redeal_request: bool = False  # 暴动 (seed 000 C)
     redeal_request_max_points: int = 10  # a hand with at most this many points may ask
+    redeal_no_trump: bool = False  # a hand without a joker or level card may ask too (table rule)
     override_count_multiplies_stake: bool = False  # each override doubles the round's coins (seed 004)
     # §3 combinations
     notrump_level_tractor: bool = True  # level pair + LJ LJ is a tractor in no-trump
@@ -175,6 +189,8 @@ class RuleSet:
     scale_with_decks: bool = True
     match_end: MatchEnd = MatchEnd.PASS_ACE
     joker_level: bool = False  # 打王 (seed 000 H): after A a side plays one no-trump level, 王, before passing
+    j_rule: JRule = JRule.OFF  # 勾J (table rule): hooked at level J, the dealers go back to 2
+    surrender: bool = False  # 投降 (table rule): a side may concede the round, partners agreeing
     must_defend: tuple[str, ...] = ()  # levels a team must win as dealer to pass (e.g. 5 10 K A)
     match_target_level: str | None = None  # the match ends when a side reaches it (seed 004 appendix "打到6结束")
     match_rounds: int | None = None
@@ -182,6 +198,7 @@ class RuleSet:
     start_level: str = "2"
     # §9 partners
     partnership: Partnership = Partnership.FIXED
+    friend_call: FriendCall = FriendCall.HOLDER  # find-a-friend: what a called card means
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -221,7 +238,7 @@ class RuleSet:
         for name in (
             "suit_order_overrides", "self_override", "pair_locks", "override_after_bury",
             "redeal_request", "override_count_multiplies_stake", "notrump_level_tractor",
-            "jokers_declare_first", "scale_with_decks", "joker_level",
+            "jokers_declare_first", "scale_with_decks", "joker_level", "redeal_no_trump", "surrender",
         ):
             need(isinstance(getattr(self, name), bool), name, RulesProblem.NOT_BOOL)
         need(1 <= self.decks <= 4, "decks", RulesProblem.OUT_OF_RANGE, low=1, high=4, value=self.decks)
@@ -317,7 +334,7 @@ _ENUM_FIELDS: dict[str, type[StrEnum]] = {}
 for _f in fields(RuleSet):
     for _cls in (
         Partnership, DeclareStyle, DeclareRights, FirstRoundDealer, NoDeclaration, KittyMultiplier,
-        ScoringTable, ThrowPenalty, MatchEnd,
+        ScoringTable, ThrowPenalty, MatchEnd, JRule, FriendCall,
     ):
         if _f.type == _cls.__name__:
             _ENUM_FIELDS[_f.name] = _cls
@@ -383,5 +400,5 @@ def load_rules(spec: str | dict[str, Any] | RuleSet | None) -> RuleSet:
 __all__ = [
     "RuleSet", "RuleSetError", "RulesProblem", "PRESETS", "preset", "load_rules", "Partnership", "DeclareStyle", "DeclareRights",
     "FirstRoundDealer", "NoDeclaration", "KittyMultiplier", "ScoringTable", "ThrowPenalty",
-    "MatchEnd", "LEVEL_TOKENS",
+    "MatchEnd", "JRule", "FriendCall", "LEVEL_TOKENS",
 ]

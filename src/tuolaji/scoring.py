@@ -56,7 +56,7 @@ def kitty_multiplier(lead_comps: Sequence[Combo], mode: KittyMultiplier = KittyM
 
 def level_change(points: int, rules: RuleSet) -> tuple[str, int]:
     """``("dealer" | "attackers", levels)`` for the attackers' total."""
-    unit = 20 * rules.decks if rules.scale_with_decks else 40  # 40 per two decks (seed 000 A)
+    unit = threshold_unit(rules)  # 40 per two decks (seed 000 A)
     if rules.scoring_table == ScoringTable.FINE:
         team, levels = _fine_table(points, unit)
     elif points <= 0:
@@ -70,6 +70,19 @@ def level_change(points: int, rules: RuleSet) -> tuple[str, int]:
     if rules.level_cap is not None:
         levels = min(levels, rules.level_cap)
     return team, levels
+
+
+def threshold_unit(rules: RuleSet) -> int:
+    """Points per level step: 40 with two decks, scaled per deck unless ``scale_with_decks`` is off."""
+    return 20 * rules.decks if rules.scale_with_decks else 40
+
+
+def surrender_total(points: int, conceded: str, rules: RuleSet) -> int:
+    """投降 (table rule ``surrender``): the attackers' total for a conceded round. The points so far
+    count, moved if need be so that the other side wins: when the dealers concede, at least the total
+    that takes the deal (80 with two decks); when the attackers concede, at most 5 below it."""
+    take_over = 2 * threshold_unit(rules)
+    return max(points, take_over) if conceded == "dealer" else min(points, take_over - 5)
 
 
 def _fine_table(points: int, unit: int) -> tuple[str, int]:

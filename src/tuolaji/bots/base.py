@@ -26,8 +26,37 @@ class Bot:
         """Find-a-friend: the card to call. By default an ace of a plain suit this seat is short in."""
         return default_friend_card(obs)
 
+    def redeal(self, obs: Observation) -> bool:
+        """At the last call, when the rules let this hand ask for a redeal (``obs.may_redeal``) and
+        it does not declare: ask? By default yes: a hand that weak is worth dealing again."""
+        return True
+
+    def surrender(self, obs: Observation) -> bool:
+        """On its turn in play, when the rules allow (``obs.may_surrender``): propose to concede?
+        By default only when the side cannot win the round any more."""
+        return side_is_beaten(obs)
+
+    def answer_surrender(self, obs: Observation) -> bool:
+        """A partner proposed to concede (``obs.surrender_by``): accept? Only when the side is beaten."""
+        return side_is_beaten(obs)
+
     def game_over(self, seat: int, result: RoundEnded | None) -> None:
         """Called once per bot when a game (round) ends, with its public result (None: redealt)."""
+
+
+def side_is_beaten(obs: Observation) -> bool:
+    """Can this seat's side no longer win the round? The dealers are beaten once the attackers
+    hold the points that take the deal; the attackers when even twice every point still out
+    (the kitty's included) would not reach that total."""
+    from ..scoring import threshold_unit
+
+    take_over = 2 * threshold_unit(obs.rules)
+    if not obs.is_attacker(obs.seat):
+        return obs.attacker_points >= take_over
+    out = obs.rules.points_total - sum(t.points for t in obs.tricks)
+    if obs.trick is not None:
+        out -= obs.trick.points
+    return obs.attacker_points + 2 * out < take_over
 
 
 def default_friend_card(obs: Observation) -> int:

@@ -14,11 +14,24 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Generic, Protocol, TypeVar
 
-from ..engine.actions import Action, Bury, CallFriend, Deal, Declare, Pass, Play, TimeUp
+from ..engine.actions import (
+    Action,
+    Bury,
+    CallFriend,
+    Deal,
+    Declare,
+    Pass,
+    Play,
+    Redeal,
+    Surrender,
+    SurrenderAnswer,
+    TimeUp,
+)
 from ..engine.match import Match
 from ..engine.observation import Observation, observe
 from ..engine.round import Phase, Round
 from ..errors import IllegalAction
+from ..ruleset import FriendCall
 from .base import Bot, default_friend_card
 from .random_bot import random_legal
 
@@ -40,12 +53,18 @@ def decide(bot: Bot, obs: Observation) -> Action | None:
             return None
         if phase in (Phase.DECLARE, Phase.OVERRIDE):
             cards = bot.declare(obs)
-            return Declare(seat, tuple(cards)) if cards else Pass(seat)
+            if cards:
+                return Declare(seat, tuple(cards))
+            return Redeal(seat) if obs.may_redeal and bot.redeal(obs) else Pass(seat)
         if phase == Phase.BURY:
             return Bury(seat, tuple(bot.bury(obs)))
         if phase == Phase.CALL_FRIEND:
-            return CallFriend(seat, bot.call_friend(obs))
+            return friend_call(obs, bot.call_friend(obs))
+        if phase == Phase.SURRENDER:
+            return SurrenderAnswer(seat, bool(bot.answer_surrender(obs)))
         if phase == Phase.PLAY:
+            if obs.may_surrender and bot.surrender(obs):
+                return Surrender(seat)
             return Play(seat, tuple(bot.play(obs)))
     except Exception:  # a bot's crash must not stop the table: the fallback plays instead
         log.exception("bot %s failed to decide (%s)", bot.name, phase.value)
@@ -65,10 +84,20 @@ def fallback(obs: Observation, rng: random.Random) -> Action | None:
     if phase == Phase.BURY:
         return Bury(seat, tuple(rng.sample(list(obs.hand), obs.kitty_size)))
     if phase == Phase.CALL_FRIEND:
-        return CallFriend(seat, default_friend_card(obs))
+        return friend_call(obs, default_friend_card(obs))
+    if phase == Phase.SURRENDER:
+        return SurrenderAnswer(seat, False)
     if phase == Phase.PLAY:
         return Play(seat, random_legal(obs, rng))
     return None
+
+
+def friend_call(obs: Observation, card: int) -> CallFriend:
+    """The call of ``card`` as the rules word it: with ``nth_played`` the first copy another seat
+    plays (the copy after the caller's own, if it holds them)."""
+    if obs.rules.friend_call != FriendCall.NTH_PLAYED:
+        return CallFriend(obs.seat, card)
+    return CallFriend(obs.seat, card, min(obs.hand.count(card) + 1, obs.decks))
 
 
 def apply_or_fallback(apply: Callable[[Action], object], action: Action | None, obs: Observation,

@@ -59,7 +59,25 @@ class CallFriend:
 
     seat: int
     card: int
+    nth: int = 0  # friend_call nth_played: which copy played makes the friend (1 = the first); 0 otherwise
     type = "call_friend"
+
+
+@dataclass(frozen=True, slots=True)
+class Surrender:
+    """投降 (table rule ``surrender``): on its turn in play, a seat proposes that its side concede."""
+
+    seat: int
+    type = "surrender"
+
+
+@dataclass(frozen=True, slots=True)
+class SurrenderAnswer:
+    """A partner's answer to a surrender proposal: every partner must accept for the side to concede."""
+
+    seat: int
+    accept: bool
+    type = "surrender_answer"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +87,7 @@ class TimeUp:
     type = "time_up"
 
 
-Action = Deal | Declare | Pass | Bury | Play | Redeal | CallFriend | TimeUp
+Action = Deal | Declare | Pass | Bury | Play | Redeal | CallFriend | Surrender | SurrenderAnswer | TimeUp
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
@@ -80,6 +98,10 @@ def action_to_dict(action: Action) -> dict[str, Any]:
         out["cards"] = cards_str(action.cards)
     if isinstance(action, CallFriend):
         out["card"] = card_str(action.card)
+        if action.nth:
+            out["nth"] = action.nth
+    if isinstance(action, SurrenderAnswer):
+        out["accept"] = action.accept
     return out
 
 
@@ -92,7 +114,7 @@ def action_from_dict(data: Any) -> Action:
         return Deal()
     if kind == "time_up":
         return TimeUp()
-    if kind not in ("declare", "pass", "bury", "play", "redeal", "call_friend"):
+    if kind not in ("declare", "pass", "bury", "play", "redeal", "call_friend", "surrender", "surrender_answer"):
         raise IllegalAction(Reason.BAD_ACTION, why=Reason.ACTION_TYPE, kind=repr(kind)[:40])
     seat = data.get("seat")
     if type(seat) is not int:
@@ -101,8 +123,18 @@ def action_from_dict(data: Any) -> Action:
         return Pass(seat)
     if kind == "redeal":
         return Redeal(seat)
+    if kind == "surrender":
+        return Surrender(seat)
+    if kind == "surrender_answer":
+        accept = data.get("accept")
+        if not isinstance(accept, bool):
+            raise IllegalAction(Reason.BAD_ACTION, why=Reason.ACTION_ACCEPT)
+        return SurrenderAnswer(seat, accept)
     if kind == "call_friend":
-        return CallFriend(seat, _card(data.get("card")))
+        nth = data.get("nth", 0)
+        if type(nth) is not int:
+            raise IllegalAction(Reason.BAD_ACTION, why=Reason.ACTION_NTH)
+        return CallFriend(seat, _card(data.get("card")), nth)
     raw = data.get("cards")
     if not isinstance(raw, list):
         raise IllegalAction(Reason.BAD_ACTION, why=Reason.ACTION_CARDS)

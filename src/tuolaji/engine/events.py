@@ -23,6 +23,8 @@ class Event:
             v = getattr(self, f.name)
             if (v is None or v == ()) and f.name in _OMITTED_WHEN_EMPTY:
                 continue
+            if f.name in _OMITTED_AT_DEFAULT and v == _OMITTED_AT_DEFAULT[f.name]:
+                continue
             if f.name in _CARD_FIELDS and v is not None:
                 v = cards_str(v)
             elif f.name in _ONE_CARD_FIELDS and v is not None:
@@ -106,6 +108,7 @@ class RedealRequested(Event):
 class FriendCalled(Event):
     seat: int
     card: int
+    nth: int = 0  # friend_call nth_played: the copy (1st, 2nd, ...) whose player joins; 0 otherwise
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +116,21 @@ class FriendRevealed(Event):
     """The called card was played by the dealer's friend (or the dealer plays alone: seat None)."""
 
     seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SurrenderProposed(Event):
+    """投降: a seat proposed on its turn that its side concede the round."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SurrenderAnswered(Event):
+    """A partner accepted or declined the proposal (one decline and play goes on)."""
+
+    seat: int
+    accept: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,21 +161,26 @@ class RoundEnded(Event):
     failed_throws: tuple[int, ...] = ()  # per seat
     penalty_points: int = 0  # added to the attackers' total by failed-throw penalties
     coins: tuple[int, ...] = ()  # per seat, won (+) or paid (-); empty without a stake (scoring.round_coins)
+    j_hook: bool = False  # 勾J: the attackers took the last trick with a J at level J; the dealers go back to 2
+    surrendered: str | None = None  # 投降: "dealer" or "attackers", the side that conceded
 
 
 _CARD_FIELDS = {"cards", "attempted", "kitty", "beating"}
 _ONE_CARD_FIELDS = {"card"}
 _OPTIONAL_FIELDS = {"attempted", "dealer_side", "overrides", "failed_throws", "penalty_points", "beaten_by", "beating",
-                    "coins"}
+                    "coins", "j_hook", "surrendered", "nth"}
 # Fields added after records were first written, left out when None or empty so older events read the same
 # (coins: a table without a stake).
 _OMITTED_WHEN_EMPTY = {"beaten_by", "beating", "coins"}
+# written only when they differ from their default, so records of games without these rules stay as they were
+_OMITTED_AT_DEFAULT = {"j_hook": False, "surrendered": None, "nth": 0}
 
 EVENT_NAMES: dict[type[Event], str] = {
     Dealt: "dealt", Declared: "declared", Passed: "passed", TrumpFixed: "trump_fixed",
     Redealt: "redealt", KittyTaken: "kitty_taken", Buried: "buried", Played: "played",
     TrickEnded: "trick_ended", RoundEnded: "round_ended", RedealRequested: "redeal_requested",
     FriendCalled: "friend_called", FriendRevealed: "friend_revealed", TimeIsUp: "time_is_up",
+    SurrenderProposed: "surrender_proposed", SurrenderAnswered: "surrender_answered",
 }
 EVENT_TYPES = {v: k for k, v in EVENT_NAMES.items()}
 

@@ -14,9 +14,10 @@ from collections.abc import Iterator, Sequence
 from ..cards import NUM_KINDS
 from ..combos import Combo, _avail, _chains, decompose, needs
 from ..declaring import options
+from ..ruleset import FriendCall
 from ..tricks import follow_reason
 from ..trump import TrumpContext
-from .actions import Action, Bury, CallFriend, Declare, Pass, Play, Redeal
+from .actions import Action, Bury, CallFriend, Declare, Pass, Play, Redeal, Surrender, SurrenderAnswer
 from .round import Phase, Round
 
 
@@ -183,9 +184,16 @@ def legal_actions(rnd: Round, seat: int) -> Iterator[Action]:
         for cards in submultisets(_items(rnd.hands[seat]), rnd.kitty_size):
             yield Bury(seat, cards)
     elif phase == Phase.CALL_FRIEND and seat == rnd.turn:
+        copies = range(1, rnd.rules.decks + 1) if rnd.rules.friend_call == FriendCall.NTH_PLAYED else (0,)
         for card in range(NUM_KINDS):
-            yield CallFriend(seat, card)
+            for nth in copies:
+                yield CallFriend(seat, card, nth)
+    elif phase == Phase.SURRENDER and seat == rnd.turn:
+        yield SurrenderAnswer(seat, True)
+        yield SurrenderAnswer(seat, False)
     elif phase == Phase.PLAY:
+        if rnd.surrender_refusal(seat) is None:
+            yield Surrender(seat)
         for cards in legal_plays(rnd, seat):
             yield Play(seat, cards)
 

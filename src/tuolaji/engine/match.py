@@ -17,6 +17,7 @@ from .events import Event, TimeIsUp
 from .round import Phase, Round
 
 ACE = LevelIndex(12)  # the ladder place of A
+J_LEVEL = LevelIndex(9)  # the ladder place of J (勾J, table rule j_rule)
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,8 +213,13 @@ class Match:
             winners = side if result.team == "dealer" else set(range(rnd.players)) - side
             holders = sorted({self.holder(s) for s in winners})
             as_dealer = result.team == "dealer"
+            hooked = {self.holder(s) for s in side if self.levels[self.holder(s)] == J_LEVEL} if result.j_hook else set()
             for h in holders:
-                self._climb(h, result.levels, as_dealer)
+                if h not in hooked:
+                    self._climb(h, result.levels, as_dealer)
+            for h in hooked:  # 勾J: back to 2 instead of any climb
+                self.levels[h] = 0
+                self.reached[h] = len(self.rounds)
             self.dealer = result.next_dealer
             past = [h for h in holders if self.levels[h] > self.top]
             if past:

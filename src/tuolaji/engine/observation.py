@@ -13,6 +13,7 @@ from ..cards import LevelRank
 from ..declaring import Bid
 from ..ruleset import RuleSet
 from ..trump import TrumpContext
+from .actions import Redeal
 from .events import Event
 from .round import Phase, Round
 
@@ -55,6 +56,9 @@ class Observation:
     friend_known: bool = False  # find-a-friend: the friend has shown itself (or there is none)
     from_kitty: tuple[int, ...] = ()  # kitty cards this seat took and still holds (cannot override)
     may_declare: bool = True  # False when the rules keep this seat from declaring now (000 C)
+    may_redeal: bool = False  # this seat may ask for a redeal now (暴动, redeal_no_trump)
+    may_surrender: bool = False  # this seat may propose now that its side concede (投降)
+    surrender_by: int | None = None  # the seat whose proposal to concede awaits this seat's answer
 
     def is_attacker(self, seat: int) -> bool:
         """Is ``seat`` publicly known to attack? (find-a-friend: a hidden friend counts as attacker)."""
@@ -128,4 +132,15 @@ def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
         friend_known=rnd.friend_revealed,
         from_kitty=tuple(rnd.from_kitty[seat]),
         may_declare=rnd.declare_refusal(seat) is None,
+        may_redeal=rnd.phase == Phase.DECLARE and rnd.turn == seat and _legal(rnd, Redeal(seat)),
+        may_surrender=rnd.rules.surrender and rnd.surrender_refusal(seat) is None,
+        surrender_by=rnd.surrender_by,
     )
+
+
+def _legal(rnd: Round, action: Redeal) -> bool:
+    try:
+        rnd.check(action)
+    except ValueError:
+        return False
+    return True

@@ -1,6 +1,7 @@
 """One round (一局) as a phase machine.
 
     deal ─▶ declare (last call) ─▶ bury ─▶ [override after the bury ⇄ bury] ─▶ [call a friend] ─▶ play ─▶ done
+                                                                                   play ⇄ [surrender: partners answer]
 
 Every action goes through :meth:`Round.apply`, which checks it completely before changing
 anything, so a refused action (an :class:`~tuolaji.errors.IllegalAction`) leaves the round
@@ -15,15 +16,24 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from ..cards import POINTS, LevelRank, is_joker, suit_of
+from ..cards import POINTS, RANK_OF, LevelRank, is_joker, is_level_card, suit_of
 from ..combos import Combo, decompose
 from ..declaring import Bid, bid_reason, is_override_bid, options, read_bid, shown_cards
 from ..errors import IllegalAction, Reason
-from ..ruleset import DeclareRights, FirstRoundDealer, NoDeclaration, Partnership, RuleSet, ThrowPenalty
-from ..scoring import kitty_multiplier, level_change, round_coins
+from ..ruleset import (
+    DeclareRights,
+    FirstRoundDealer,
+    FriendCall,
+    JRule,
+    NoDeclaration,
+    Partnership,
+    RuleSet,
+    ThrowPenalty,
+)
+from ..scoring import kitty_multiplier, level_change, round_coins, surrender_total
 from ..tricks import follow_shape_reason, is_sub_multiset, lead_reason, throw_block, trick_winner
 from ..trump import JOKER_LEVEL, TrumpContext
-from .actions import Action, Bury, CallFriend, Declare, Pass, Play, Redeal
+from .actions import Action, Bury, CallFriend, Declare, Pass, Play, Redeal, Surrender, SurrenderAnswer
 from .events import (
     Buried,
     Dealt,
@@ -37,6 +47,8 @@ from .events import (
     RedealRequested,
     Redealt,
     RoundEnded,
+    SurrenderAnswered,
+    SurrenderProposed,
     TrickEnded,
     TrumpFixed,
 )
@@ -52,6 +64,7 @@ class Phase(StrEnum):
     OVERRIDE = "override"  # 反主炒底: after a bury, the others in turn may override or pass
     CALL_FRIEND = "call_friend"  # find-a-friend: the dealer names a card
     PLAY = "play"
+    SURRENDER = "surrender"  # 投降: a side's proposal to concede awaits its partners' answers
     DONE = "done"
 
 
@@ -109,6 +122,8 @@ class Round:
         self.burier: int | None = None  # who buried the kitty now face down
         self.from_kitty: list[list[int]] = [[] for _ in range(self.players)]  # kitty cards still in hand
         self.friend_card: int | None = None
+        self.friend_nth = 0  # friend_call nth_played: the called copy (1 = the first played)
+        self.friend_copies_played = 0  # copies of the called card played so far (nth_played)
         self.friend: int | None = None  # find-a-friend partner (hidden until revealed)
         self.friend_revealed = False
         self.tricks: list[Trick] = []
@@ -119,6 +134,9 @@ class Round:
         self.events: list[Event] = []
         self.result: RoundEnded | None = None
         self.redeal = False
+        self.surrender_by: int | None = None  # the seat whose proposal awaits answers
+        self.surrender_waiting: list[int] = []  # partners still to answer, in order
+        self.surrender_declined = [-1] * self.players  # per seat: tricks finished when its proposal was declined
         self._suit_counts: list[dict[int, Counter[int]] | None] | None = None  # see suit_counts()
         self.public_tricks: tuple[PublicTrick, ...] = ()  # finished tricks' public forms so far (observe)
 
@@ -214,6 +232,16 @@ class Round:
             self._check_turn(seat)
         elif isinstance(action, Redeal):
             self._check_redeal(seat)
+        elif isinstance(action, Surrender):
+            reason = self.surrender_refusal(seat)
+            if reason:
+                raise IllegalAction(reason, phase=phase.value, turn=self.turn)
+        elif isinstance(action, SurrenderAnswer):
+            if phase != Phase.SURRENDER:
+                raise IllegalAction(Reason.WRONG_PHASE, phase=phase.value)
+            self._check_turn(seat)
+            if not isinstance(action.accept, bool):
+                raise IllegalAction(Reason.BAD_ACTION, why=Reason.ACTION_ACCEPT)
         elif isinstance(action, Bury):
             if phase != Phase.BURY:
                 raise IllegalAction(Reason.WRONG_PHASE, phase=phase.value)
@@ -229,6 +257,11 @@ class Round:
             self._check_turn(seat)
             if not (type(action.card) is int and 0 <= action.card < 54):
                 raise IllegalAction(Reason.BAD_FRIEND_CARD)
+            if self.rules.friend_call == FriendCall.NTH_PLAYED:
+                if not (type(action.nth) is int and 1 <= action.nth <= self.rules.decks):
+                    raise IllegalAction(Reason.BAD_FRIEND_CARD, why=Reason.FRIEND_COPY, decks=self.rules.decks)
+            elif action.nth != 0:
+                raise IllegalAction(Reason.BAD_FRIEND_CARD, why=Reason.FRIEND_NO_COPY)
         elif isinstance(action, Play):
             self._check_play(seat, action.cards)
         else:
@@ -274,16 +307,45 @@ class Round:
 
     def _check_redeal(self, seat: int) -> None:
         rules = self.rules
-        if not rules.redeal_request:
+        if not (rules.redeal_request or rules.redeal_no_trump):
             raise IllegalAction(Reason.NO_REDEAL, why=Reason.REDEAL_OFF)
         if self.phase != Phase.DECLARE:
             raise IllegalAction(Reason.WRONG_PHASE, phase=self.phase.value)
         self._check_turn(seat)
         if self.dealer is None or not self.is_attacker(seat):
             raise IllegalAction(Reason.NO_REDEAL, why=Reason.REDEAL_ATTACKERS)
-        pts = sum(POINTS[c] for c in self.hands[seat])
+        hand = self.hands[seat]
+        if rules.redeal_no_trump and not any(is_joker(c) or is_level_card(c, self.level) for c in hand):
+            return  # no joker and no level card: not one certain trump (table rule redeal_no_trump)
+        pts = sum(POINTS[c] for c in hand)
+        if not rules.redeal_request:
+            raise IllegalAction(Reason.NO_REDEAL, why=Reason.REDEAL_TRUMPS)
         if pts > rules.redeal_request_max_points:
             raise IllegalAction(Reason.NO_REDEAL, why=Reason.REDEAL_POINTS, pts=pts, most=rules.redeal_request_max_points)
+
+    def sides_public(self) -> bool:
+        """Does everyone know who is on which side? (find-a-friend: once the friend has shown)"""
+        return self.dealer is not None and (not self.find_friend or self.friend_revealed)
+
+    def partners(self, seat: int) -> list[int]:
+        """The other seats of ``seat``'s side (the truth), in play order after it."""
+        attacker = self.is_attacker(seat)
+        return [s for k in range(1, self.players) for s in [(seat + k) % self.players]
+                if self.is_attacker(s) == attacker]
+
+    def surrender_refusal(self, seat: int) -> Reason | None:
+        """Why ``seat`` may not propose to concede now (table rule ``surrender``), or None."""
+        if not self.rules.surrender:
+            return Reason.NO_SURRENDER
+        if self.phase != Phase.PLAY:
+            return Reason.WRONG_PHASE
+        if seat != self.turn:
+            return Reason.NOT_YOUR_TURN
+        if not self.sides_public():
+            return Reason.SURRENDER_SIDES_HIDDEN
+        if self.surrender_declined[seat] >= len(self.tricks):
+            return Reason.SURRENDER_DECLINED
+        return None
 
     def play_reason(self, seat: int, cards: Sequence[int]) -> Reason | None:
         """Why ``seat`` may not play ``cards`` now (ignoring whose turn it is), or None."""
@@ -344,10 +406,14 @@ class Round:
         elif kind == "bury":
             self._bury(action.seat, action.cards)  # type: ignore[union-attr]
         elif kind == "call_friend":
-            self._call_friend(action.seat, action.card)  # type: ignore[union-attr]
+            self._call_friend(action.seat, action.card, action.nth)  # type: ignore[union-attr]
         elif kind == "redeal":
             self.events.append(RedealRequested(action.seat))  # type: ignore[union-attr]
             self._redeal()
+        elif kind == "surrender":
+            self._propose_surrender(action.seat)  # type: ignore[union-attr]
+        elif kind == "surrender_answer":
+            self._answer_surrender(action.seat, action.accept)  # type: ignore[union-attr]
 
     def _deal(self) -> None:
         seat = self.next_deal_seat
@@ -474,10 +540,14 @@ class Round:
         else:
             self._start_play()
 
-    def _call_friend(self, seat: int, card: int) -> None:
+    def _call_friend(self, seat: int, card: int, nth: int = 0) -> None:
         self.friend_card = card
+        self.events.append(FriendCalled(seat, card, nth))
+        if nth:  # nth_played: whoever plays that copy joins, found only as it is played
+            self.friend_nth = nth
+            self._start_play()
+            return
         self.friend = find_friend(self.hands, seat, card, self.players)
-        self.events.append(FriendCalled(seat, card))
         if self.friend is None:
             self.friend_revealed = True  # the dealer holds every copy: one against all, known at once
             self.events.append(FriendRevealed(None))
@@ -528,7 +598,9 @@ class Round:
         trick.seats.append(seat)
         trick.plays.append(played)
         self.events.append(Played(seat, played, attempted, beaten_by, beating))
-        if (self.friend is not None and not self.friend_revealed and seat == self.friend
+        if self.friend_nth and not self.friend_revealed and self.friend_card in played:
+            self._count_called_copies(seat, played)
+        elif (self.friend is not None and not self.friend_revealed and seat == self.friend
                 and self.friend_card in played):
             self.friend_revealed = True
             self.events.append(FriendRevealed(seat))
@@ -537,6 +609,91 @@ class Round:
             self.turn = (seat + 1) % self.players
             return
         self._end_trick(trick, ctx)
+
+    def _count_called_copies(self, seat: int, played: tuple[int, ...]) -> None:
+        """nth_played: the seat that plays the called copy joins the dealer (the dealer playing it
+        himself plays alone), announced at once."""
+        self.friend_copies_played += played.count(self.friend_card)
+        if self.friend_copies_played < self.friend_nth:
+            return
+        self.friend_revealed = True
+        self.friend = None if seat == self.dealer else seat
+        self.events.append(FriendRevealed(self.friend))
+        self.attacker_points = sum(p for s, p in enumerate(self.seat_points) if self.is_attacker(s))
+
+    def _propose_surrender(self, seat: int) -> None:
+        self.events.append(SurrenderProposed(seat))
+        self.surrender_by = seat
+        self.surrender_waiting = self.partners(seat)
+        self.phase = Phase.SURRENDER
+        self.turn = self.surrender_waiting[0] if self.surrender_waiting else seat
+        if not self.surrender_waiting:  # a side of one (the dealer alone) concedes at once
+            self._finish_surrender(seat)
+
+    def _answer_surrender(self, seat: int, accept: bool) -> None:
+        self.events.append(SurrenderAnswered(seat, accept))
+        proposer = self.surrender_by
+        assert proposer is not None
+        self.surrender_waiting.remove(seat)
+        if not accept:
+            self.surrender_declined[proposer] = len(self.tricks)
+            self.surrender_by, self.surrender_waiting = None, []
+            self.phase, self.turn = Phase.PLAY, proposer
+        elif self.surrender_waiting:
+            self.turn = self.surrender_waiting[0]
+        else:
+            self._finish_surrender(proposer)
+
+    def _finish_surrender(self, proposer: int) -> None:
+        """The side of ``proposer`` concedes: the round is scored on the points so far, moved if need
+        be so that the other side wins (see docs/settings.md, ``surrender``)."""
+        dealer = self._dealer()
+        side = self.dealer_side()
+        conceded = "dealer" if proposer in side else "attackers"
+        trick_points = sum(p for s, p in enumerate(self.seat_points) if s not in side)
+        penalty = self._throw_penalty(side)
+        total = surrender_total(max(0, trick_points + penalty), conceded, self.rules)
+        self.attacker_points = total
+        team, levels = level_change(total, self.rules)
+        coins = round_coins(self.rules, dealer_side=side, team=team, levels=levels, overrides=self.overrides,
+                            failed_throws=self.failed_throws)
+        self._end(RoundEnded(total, trick_points, tuple(self.kitty), sum(POINTS[c] for c in self.kitty), 0, False,
+                             team, levels, self._next_dealer(team, dealer), side, self.overrides,
+                             tuple(self.failed_throws), penalty, coins, surrendered=conceded))
+
+    def _throw_penalty(self, side: tuple[int, ...]) -> int:
+        penalty = 0
+        if self.rules.throw_penalty == ThrowPenalty.POINTS:
+            for s, n in enumerate(self.failed_throws):
+                penalty += (-n if s not in side else n) * self.rules.throw_penalty_points
+        return penalty
+
+    def _next_dealer(self, team: str, dealer: int) -> int:
+        if team == "attackers":
+            return (dealer + 1) % self.players
+        if self.find_friend:
+            return self.friend if self.friend is not None else dealer
+        return (dealer + 2) % self.players
+
+    def _end(self, result: RoundEnded) -> None:
+        self.result = result
+        self.events.append(result)
+        self.phase = Phase.DONE
+        self.turn = None
+        self.trick = None
+        self.surrender_by, self.surrender_waiting = None, []
+
+    def j_hook(self, last: Trick) -> bool:
+        """勾J (table rule ``j_rule``): at level J the attackers win the last trick with a play
+        holding a J (``trump_j``: the trump suit's J; in no-trump any J)."""
+        rule = self.rules.j_rule
+        if rule == JRule.OFF or self.level != 11 or last.winner is None or last.winner in self.dealer_side():
+            return False
+        won_with = last.plays[last.seats.index(last.winner)]
+        jacks = [c for c in won_with if RANK_OF[c] == 11]
+        if rule == JRule.TRUMP_J and self.trump is not None:
+            jacks = [c for c in jacks if suit_of(c) == self.trump]
+        return bool(jacks)
 
     def _end_trick(self, trick: Trick, ctx: TrumpContext) -> None:
         w = trick_winner(trick.plays, ctx, trick.lead_comps)
@@ -566,28 +723,15 @@ class Round:
         kitty_points = sum(POINTS[c] for c in self.kitty)
         captured = last.winner not in side
         mult = kitty_multiplier(last.lead_comps, rules.kitty_multiplier) if captured else 0
-        penalty = 0
-        if rules.throw_penalty == ThrowPenalty.POINTS:
-            for s, n in enumerate(self.failed_throws):
-                penalty += (-n if s not in side else n) * rules.throw_penalty_points
+        penalty = self._throw_penalty(side)
         total = max(0, trick_points + kitty_points * mult + penalty)
         self.attacker_points = total
         team, levels = level_change(total, rules)
-        if team == "attackers":
-            next_dealer = (dealer + 1) % self.players
-        elif self.find_friend:
-            next_dealer = self.friend if self.friend is not None else dealer
-        else:
-            next_dealer = (dealer + 2) % self.players
         coins = round_coins(rules, dealer_side=side, team=team, levels=levels, overrides=self.overrides,
                             failed_throws=self.failed_throws)
-        self.result = RoundEnded(total, trick_points, tuple(self.kitty), kitty_points, mult, captured,
-                                 team, levels, next_dealer, side, self.overrides, tuple(self.failed_throws),
-                                 penalty, coins)
-        self.events.append(self.result)
-        self.phase = Phase.DONE
-        self.turn = None
-        self.trick = None
+        self._end(RoundEnded(total, trick_points, tuple(self.kitty), kitty_points, mult, captured,
+                             team, levels, self._next_dealer(team, dealer), side, self.overrides,
+                             tuple(self.failed_throws), penalty, coins, j_hook=self.j_hook(last)))
 
     # ----------------------------------------------------------------- copying
     def copy(self) -> Round:
@@ -600,6 +744,8 @@ class Round:
         r.seat_points = list(self.seat_points)
         r.failed_throws = list(self.failed_throws)
         r.from_kitty = [list(x) for x in self.from_kitty]
+        r.surrender_waiting = list(self.surrender_waiting)
+        r.surrender_declined = list(self.surrender_declined)
         r.events = list(self.events)
         r._suit_counts = None
         return r

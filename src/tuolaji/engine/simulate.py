@@ -11,7 +11,8 @@ import random
 from collections.abc import Sequence
 
 from ..cards import NUM_KINDS
-from .actions import Action, Bury, CallFriend, Deal, Declare, Pass, Play, Redeal
+from ..ruleset import FriendCall
+from .actions import Action, Bury, CallFriend, Deal, Declare, Pass, Play, Redeal, Surrender, SurrenderAnswer
 from .legal import random_play
 from .match import Match
 from .round import Phase, Round
@@ -43,7 +44,7 @@ def random_action(rnd: Round, rng: random.Random) -> Action:
     assert rnd.turn is not None
     seat = rnd.turn
     if phase in (Phase.DECLARE, Phase.OVERRIDE):
-        if phase == Phase.DECLARE and rnd.rules.redeal_request and rng.random() < 0.2:
+        if phase == Phase.DECLARE and (rnd.rules.redeal_request or rnd.rules.redeal_no_trump) and rng.random() < 0.2:
             try:
                 rnd.check(Redeal(seat))
                 return Redeal(seat)
@@ -56,7 +57,12 @@ def random_action(rnd: Round, rng: random.Random) -> Action:
     if phase == Phase.BURY:
         return Bury(seat, tuple(rng.sample(rnd.hands[seat], rnd.kitty_size)))
     if phase == Phase.CALL_FRIEND:
-        return CallFriend(seat, rng.randrange(NUM_KINDS))
+        nth = rng.randint(1, rnd.rules.decks) if rnd.rules.friend_call == FriendCall.NTH_PLAYED else 0
+        return CallFriend(seat, rng.randrange(NUM_KINDS), nth)
+    if phase == Phase.SURRENDER:
+        return SurrenderAnswer(seat, rng.random() < 0.5)
+    if rnd.rules.surrender and rng.random() < 0.03 and rnd.surrender_refusal(seat) is None:
+        return Surrender(seat)
     if rnd.trick is not None and not rnd.trick.plays and rng.random() < 0.15:
         throw = _random_throw(rnd, seat, rng)
         if throw:

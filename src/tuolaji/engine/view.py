@@ -61,6 +61,8 @@ def round_view(rnd: Round, seat: int | None) -> dict[str, Any]:
         "attacker_points": rnd.attacker_points,
         "result": None if rnd.result is None else rnd.result.to_dict(),
         "redeal": rnd.redeal,
+        "surrender": None if rnd.surrender_by is None else {"by": rnd.surrender_by,
+                                                            "waiting": list(rnd.surrender_waiting)},
     }
 
 

@@ -51,7 +51,7 @@ class Act(StrEnum):
     SETTINGS = "ws settings"
     AUTOPLAY = "ws autoplay"
     READY = "ws ready"
-    ACT = "ws declare, pass, bury, play, redeal, call_friend"
+    ACT = "ws declare, pass, bury, play, redeal, call_friend, surrender, surrender_answer"
     CHECK = "ws check, hint"
     DEAL = "ws deal"
 

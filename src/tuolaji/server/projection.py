@@ -19,6 +19,7 @@ from ..engine.observation import observe
 from ..engine.round import Phase, Round
 from ..engine.view import round_view
 from ..errors import IllegalAction
+from ..ruleset import FriendCall
 from ..scoring import level_name
 from . import coach
 from .wire import (
@@ -100,6 +101,10 @@ def options(match: Match, seat: int) -> Options:
         out["from_kitty"] = cards_str(taken) if taken is not None else []
     elif phase == Phase.CALL_FRIEND and rnd.turn == seat:
         out["call_friend"] = True
+        if rnd.rules.friend_call == FriendCall.NTH_PLAYED:
+            out["friend_copies"] = rnd.rules.decks
+    elif phase == Phase.SURRENDER and rnd.turn == seat and rnd.surrender_by is not None:
+        out["answer_surrender"] = rnd.surrender_by
     elif phase == Phase.PLAY and rnd.turn == seat and rnd.trick is not None:
         trick = rnd.trick
         if trick.plays:
@@ -114,6 +119,7 @@ def options(match: Match, seat: int) -> Options:
             out["required"] = in_suit if short else [False] * len(hand)
         else:
             out["lead"] = True
+        out["can_surrender"] = rnd.surrender_refusal(seat) is None
     return out
 
 

@@ -144,7 +144,9 @@ SCHEMAS: dict[str, dict[str, Field]] = {
     "bury": {"cards": Field(_cards, True), "seat": _SEAT},
     "play": {"cards": Field(_cards, True), "seat": _SEAT},
     "redeal": {"seat": _SEAT},  # 暴动, where the rules allow it
-    "call_friend": {"card": Field(_card, True), "seat": _SEAT},  # find-a-friend
+    "call_friend": {"card": Field(_card, True), "nth": Field(_int(0, 4)), "seat": _SEAT},  # find-a-friend
+    "surrender": {"seat": _SEAT},  # 投降: propose that one's side concede, where the rules allow it
+    "surrender_answer": {"accept": Field(_bool, True), "seat": _SEAT},  # a partner's answer
     "deal": {"seat": _SEAT},  # well-formed but always refused: the server deals
     "check": {"cards": Field(_cards, True), "action": Field(_choice(("play", "bury", "declare")))},
     "hint": {},
@@ -157,7 +159,7 @@ SCHEMAS: dict[str, dict[str, Field]] = {
     "lang": {"lang": Field(_choice(LANGS), True)},
     "ping": {},
 }
-ACTION_TYPES = ("declare", "pass", "bury", "play", "redeal", "call_friend", "deal")
+ACTION_TYPES = ("declare", "pass", "bury", "play", "redeal", "call_friend", "surrender", "surrender_answer", "deal")
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,20 @@ from ..bots.driver import apply_or_fallback, decide, fallback
 from ..bots.registry import make_bot
 from ..cards import cards_str
 from ..combos import decompose
-from ..engine.actions import Action, Bury, CallFriend, Deal, Declare, Pass, Play, Redeal, TimeUp, action_to_dict
+from ..engine.actions import (
+    Action,
+    Bury,
+    CallFriend,
+    Deal,
+    Declare,
+    Pass,
+    Play,
+    Redeal,
+    Surrender,
+    SurrenderAnswer,
+    TimeUp,
+    action_to_dict,
+)
 from ..engine.events import Redealt, RoundEnded
 from ..engine.match import Match
 from ..engine.observation import observe
@@ -942,7 +955,8 @@ def saved_deadline(data: dict[str, Any]) -> float | None:
 
 
 _WITH_CARDS: dict[str, type[Declare] | type[Bury] | type[Play]] = {"declare": Declare, "bury": Bury, "play": Play}
-_SEAT_ONLY: dict[str, type[Pass] | type[Redeal]] = {"pass": Pass, "redeal": Redeal}
+_SEAT_ONLY: dict[str, type[Pass] | type[Redeal] | type[Surrender]] = {"pass": Pass, "redeal": Redeal,
+                                                                      "surrender": Surrender}
 
 
 def _action(kind: str, seat: int, msg: Message) -> Action:
@@ -952,7 +966,9 @@ def _action(kind: str, seat: int, msg: Message) -> Action:
     if kind in _SEAT_ONLY:
         return _SEAT_ONLY[kind](seat)
     if kind == "call_friend":
-        return CallFriend(seat, msg.get("card"))
+        return CallFriend(seat, msg.get("card"), msg.get("nth", 0))
+    if kind == "surrender_answer":
+        return SurrenderAnswer(seat, msg.get("accept"))
     raise MessageError("unknown_type", kind=kind)
 
 
@@ -961,5 +977,6 @@ _HANDLERS: dict[str, Callable[[Room, Conn, Message], Any]] = {
     "stand": Room._on_stand, "start": Room._on_start, "settings": Room._on_settings,
     "autoplay": Room._on_autoplay, "chat": Room._on_chat, "kick": Room._on_kick,
     "ready": Room._on_ready, "check": Room._on_check, "hint": Room._on_hint,
-    **dict.fromkeys(("declare", "pass", "bury", "play", "redeal", "call_friend", "deal"), Room._act),
+    **dict.fromkeys(("declare", "pass", "bury", "play", "redeal", "call_friend", "surrender", "surrender_answer",
+                     "deal"), Room._act),
 }

@@ -14,7 +14,7 @@ from typing import Literal, NotRequired, TypedDict
 
 Card = str
 Suit = Literal["S", "H", "C", "D"]
-Phase = Literal["deal", "declare", "bury", "call_friend", "play", "done", "override"]
+Phase = Literal["deal", "declare", "bury", "call_friend", "play", "surrender", "done", "override"]
 Side = Literal["dealer", "attacker"]
 Status = Literal["lobby", "playing", "finished"]
 ReqId = int | str
@@ -88,6 +88,18 @@ class EvFriendCalled(TypedDict):
     e: Literal["friend_called"]
     seat: int
     card: Card
+    nth: NotRequired[int]  # friend_call nth_played: whoever plays this copy (1 = the first) joins
+
+
+class EvSurrenderProposed(TypedDict):
+    e: Literal["surrender_proposed"]
+    seat: int
+
+
+class EvSurrenderAnswered(TypedDict):
+    e: Literal["surrender_answered"]
+    seat: int
+    accept: bool
 
 
 class EvFriendRevealed(TypedDict):
@@ -124,6 +136,8 @@ class RoundResult(TypedDict):
     failed_throws: list[int]
     penalty_points: int
     coins: NotRequired[list[int]]  # per seat, won (+) or paid (-); only with a stake (rules.stake)
+    j_hook: NotRequired[bool]  # 勾J: the dealers at level J go back to 2
+    surrendered: NotRequired[Literal["dealer", "attackers"]]  # 投降: the side that conceded
 
 
 class EvMatchEnded(TypedDict):
@@ -134,7 +148,7 @@ class EvMatchEnded(TypedDict):
 
 WireEvent = (EvRoundStarted | EvDealt | EvDeclared | EvPassed | EvTrumpFixed | EvRedealt | EvKittyTaken | EvBuried
              | EvPlayed | EvRedealRequested | EvFriendCalled | EvFriendRevealed | EvTimeIsUp | EvTrickEnded | RoundResult
-             | EvMatchEnded)
+             | EvMatchEnded | EvSurrenderProposed | EvSurrenderAnswered)
 
 
 # ------------------------------------------------------------------ what one seat sees of the round
@@ -159,6 +173,11 @@ class LastTrickView(TypedDict):
     plays: list[SeatPlay]
     winner: int
     points: int
+
+
+class SurrenderView(TypedDict):
+    by: int  # the seat that proposed
+    waiting: list[int]  # partners still to answer, the first one's turn now
 
 
 class RoundView(TypedDict):
@@ -187,6 +206,8 @@ class RoundView(TypedDict):
     attacker_points: int
     result: RoundResult | None
     redeal: bool
+    surrender: SurrenderView | None  # a proposal to concede awaiting answers
+
 
 
 class MatchView(RoundView):
@@ -260,6 +281,9 @@ class Options(TypedDict):
     bury: NotRequired[int]  # cards to bury
     from_kitty: NotRequired[list[Card]]
     call_friend: NotRequired[bool]
+    friend_copies: NotRequired[int]  # friend_call nth_played: name which copy, 1..friend_copies
+    can_surrender: NotRequired[bool]  # 投降: propose that one's side concede
+    answer_surrender: NotRequired[int]  # the partner (seat) whose proposal to concede awaits this seat's answer
     follow: NotRequired[Follow]
     playable: NotRequired[list[bool]]  # per hand card: may be part of the play
     required: NotRequired[list[bool]]  # per hand card: must be part of the play
@@ -359,9 +383,11 @@ class CheckedMsg(TypedDict):
 
 
 class HintAction(TypedDict):
-    type: Literal["declare", "pass", "bury", "play", "call_friend", "redeal"]
+    type: Literal["declare", "pass", "bury", "play", "call_friend", "redeal", "surrender", "surrender_answer"]
     cards: NotRequired[list[Card]]
     card: NotRequired[Card]
+    nth: NotRequired[int]
+    accept: NotRequired[bool]
 
 
 class HintMsg(TypedDict):

@@ -170,7 +170,7 @@ export interface You {
 /** The view in a ``state`` message: the match view with the table's names for it. */
 export interface TableView {
   seat: number | null;
-  phase: "deal" | "declare" | "bury" | "call_friend" | "play" | "done" | "override";
+  phase: "deal" | "declare" | "bury" | "call_friend" | "play" | "surrender" | "done" | "override";
   turn: number | null;
   level: number;
   dealer: number | null;
@@ -192,6 +192,7 @@ export interface TableView {
   attacker_points: number;
   result: RoundResult | null;
   redeal: boolean;
+  surrender: SurrenderView | null;
   levels: number[];
   round_number: number;
   winner: number | null;
@@ -204,7 +205,7 @@ export interface TableView {
 
 /** What the receiving seat may do now; only the keys of the current phase are present. */
 export interface Options {
-  phase: "deal" | "declare" | "bury" | "call_friend" | "play" | "done" | "override";
+  phase: "deal" | "declare" | "bury" | "call_friend" | "play" | "surrender" | "done" | "override";
   turn: boolean;
   eff: number[];
   declare?: string[][];
@@ -213,6 +214,9 @@ export interface Options {
   bury?: number;
   from_kitty?: string[];
   call_friend?: boolean;
+  friend_copies?: number;
+  can_surrender?: boolean;
+  answer_surrender?: number;
   follow?: Follow;
   playable?: boolean[];
   required?: boolean[];
@@ -240,9 +244,11 @@ export interface Summary {
 }
 
 export interface HintAction {
-  type: "declare" | "pass" | "bury" | "play" | "call_friend" | "redeal";
+  type: "declare" | "pass" | "bury" | "play" | "call_friend" | "redeal" | "surrender" | "surrender_answer";
   cards?: string[];
   card?: string;
+  nth?: number;
+  accept?: boolean;
 }
 
 export interface RuleField {
@@ -337,6 +343,13 @@ export interface RoundResult {
   failed_throws: number[];
   penalty_points: number;
   coins?: number[];
+  j_hook?: boolean;
+  surrendered?: "dealer" | "attackers";
+}
+
+export interface SurrenderView {
+  by: number;
+  waiting: number[];
 }
 
 export interface Follow {
@@ -387,7 +400,7 @@ export interface ReplayLabel {
 /** ``engine.view.round_view``: the round as one seat may see it (None: a spectator). */
 export interface RoundView {
   seat: number | null;
-  phase: "deal" | "declare" | "bury" | "call_friend" | "play" | "done" | "override";
+  phase: "deal" | "declare" | "bury" | "call_friend" | "play" | "surrender" | "done" | "override";
   turn: number | null;
   level: number;
   dealer: number | null;
@@ -409,6 +422,7 @@ export interface RoundView {
   attacker_points: number;
   result: RoundResult | null;
   redeal: boolean;
+  surrender: SurrenderView | null;
 }
 
 export interface SeatPlay {
@@ -418,7 +432,7 @@ export interface SeatPlay {
 
 export type ServerMessage = StateMsg | WelcomeMsg | RefusedMsg | CheckedMsg | HintMsg | PongMsg | SeatedMsg | ClosedMsg | ChatMsg | NoticeMsg;
 
-export type WireEvent = EvRoundStarted | EvDealt | EvDeclared | EvPassed | EvTrumpFixed | EvRedealt | EvKittyTaken | EvBuried | EvPlayed | EvRedealRequested | EvFriendCalled | EvFriendRevealed | EvTimeIsUp | EvTrickEnded | RoundResult | EvMatchEnded;
+export type WireEvent = EvRoundStarted | EvDealt | EvDeclared | EvPassed | EvTrumpFixed | EvRedealt | EvKittyTaken | EvBuried | EvPlayed | EvRedealRequested | EvFriendCalled | EvFriendRevealed | EvTimeIsUp | EvTrickEnded | RoundResult | EvMatchEnded | EvSurrenderProposed | EvSurrenderAnswered;
 
 export type ReqId = number | string;
 
@@ -501,6 +515,7 @@ export interface EvFriendCalled {
   e: "friend_called";
   seat: number;
   card: string;
+  nth?: number;
 }
 
 export interface EvFriendRevealed {
@@ -523,6 +538,17 @@ export interface EvMatchEnded {
   e: "match_ended";
   winner: number;
   levels: number[];
+}
+
+export interface EvSurrenderProposed {
+  e: "surrender_proposed";
+  seat: number;
+}
+
+export interface EvSurrenderAnswered {
+  e: "surrender_answered";
+  seat: number;
+  accept: boolean;
 }
 
 export interface ChatLine {
