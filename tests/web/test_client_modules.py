@@ -124,3 +124,29 @@ def test_the_post_message_transport_over_a_message_channel(srv: LiveServer, cont
     conn = result["seen"][0]["conn"]
     assert result["seen"] == [{"conn": conn, "room": "ABCDE", "open": True},
                               {"conn": conn, "msg": {"type": "ping", "id": 7}}, {"conn": conn, "close": True}]
+
+
+def _deliver_options(page: Any, state: dict[str, Any], options: dict[str, Any], phase: str) -> None:
+    msg = {**state, "options": options, "view": {**state["view"], "phase": phase}}
+    page.evaluate("(m) => window.room.deliver(m)", msg)
+
+
+def test_table_rule_buttons_send_their_actions(srv: LiveServer, context: Any, state: dict[str, Any]) -> None:
+    """Surrender (propose, answer) and calling a copy of a card: the buttons the options offer
+    send the actions the server expects."""
+    page = fake_table(srv, context, state)
+    base = {"turn": True, "eff": state["options"]["eff"]}
+    _deliver_options(page, state, {**base, "phase": "surrender", "answer_surrender": 2}, "surrender")
+    page.locator("#btn-surrender-accept").click()
+    _deliver_options(page, state, {**base, "phase": "play", "lead": True, "can_surrender": True}, "play")
+    page.locator("#btn-surrender").click()
+    _deliver_options(page, state, {**base, "phase": "call_friend", "call_friend": True, "friend_copies": 2},
+                     "call_friend")
+    page.select_option("#friend-card", "HA")
+    page.select_option("#friend-copy", "2")
+    page.locator("#btn-call-friend").click()
+    sent = [m for m in page.evaluate("window.room.sent") if m["type"] in ("surrender", "surrender_answer", "call_friend")]
+    assert [{k: v for k, v in m.items() if k != "id"} for m in sent] == [
+        {"type": "surrender_answer", "accept": True}, {"type": "surrender"},
+        {"type": "call_friend", "card": "HA", "nth": 2}]
+    assert not page.errors

@@ -27,7 +27,10 @@ export function eventLine(e, name) {
     case "trick_ended": return t("ev_trick", { name: name(e.winner), p: e.points });
     case "redealt": return t("ev_redealt");
     case "round_ended": return t("ev_round", { p: e.attacker_points });
-    case "friend_called": return t("ev_friend_called", { name: name(e.seat), card: cardText(e.card) });
+    case "friend_called": return e.nth ? t("ev_friend_called_nth", { name: name(e.seat), n: e.nth, card: cardText(e.card) })
+      : t("ev_friend_called", { name: name(e.seat), card: cardText(e.card) });
+    case "surrender_proposed": return t("ev_surrender_proposed", { name: name(e.seat) });
+    case "surrender_answered": return t(e.accept ? "ev_surrender_accepted" : "ev_surrender_declined", { name: name(e.seat) });
     case "friend_revealed": return e.seat === null ? null : t("ev_friend_revealed", { name: name(e.seat) });
     case "round_started": return `— ${t("round_n", { n: e.number })} —`;
     default: return null;

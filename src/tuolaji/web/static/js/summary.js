@@ -53,7 +53,9 @@ export function summaryDialog(page, s, over) {
   else rows.push(h("tr", {}, h("th", { scope: "row" }, t("kitty")), h("td", {}, t("kitty_safe", { p: r.kitty_points }))));
   if (r.penalty_points) rows.push(h("tr", {}, h("th", { scope: "row" }, "±"), h("td", {}, String(r.penalty_points))));
   rows.push(h("tr", { class: "total" }, h("th", { scope: "row" }, t("total")), h("td", {}, h("strong", { id: "summary-total" }, String(r.attacker_points)))));
-  const result = r.team === "dealer" ? t("result_dealer", { n: r.levels }) : (r.levels ? t("result_attackers", { n: r.levels }) : t("result_attackers0"));
+  let result = r.team === "dealer" ? t("result_dealer", { n: r.levels }) : (r.levels ? t("result_attackers", { n: r.levels }) : t("result_attackers0"));
+  if (r.surrendered) result = `${t(r.surrendered === "dealer" ? "result_surrendered_dealer" : "result_surrendered_attackers")}. ${result}`;
+  if (r.j_hook) result = `${result}. ${t("j_hook")}`;
   const labels = page.teamLabels();
   /** @type {(names: string[] | null, i: number) => string} */
   const lv = (names, i) => (names || [])[i] ?? "?";

@@ -68,6 +68,8 @@ export class TablePage {
     this.chatLines = [];
     /** @type {HTMLElement | null} a dialog the player opened (rules help) */
     this.extraDialog = null;
+    /** the friend call chosen so far (find-a-friend), kept while the buttons redraw */
+    this.friendPick = { card: "SA", nth: 1 };
     /** @type {Record<string, any> | null} the room's rules (from welcome) */
     this.rules = null;
     /** @type {{ seat: number, tried: string[], cards: string[], by: number | null, beating: string[] | null } | null} the last failed throw, shown until the trick ends */
@@ -586,6 +588,8 @@ export class TablePage {
     } else if (action.type === "declare") this.hintText = t("hint_declare", { cards: cardsText(action.cards) });
     else if (action.type === "pass") this.hintText = t("hint_pass");
     else if (action.type === "call_friend" && action.card) this.hintText = `${t("call_friend")}: ${cardText(action.card)}`;
+    else if (action.type === "surrender") this.hintText = `${t("hint")}: ${t("surrender")}`;
+    else if (action.type === "surrender_answer") this.hintText = `${t("hint")}: ${t(action.accept ? "surrender_accept" : "surrender_decline")}`;
     this.renderActions();
   }
 
@@ -624,11 +628,35 @@ export class TablePage {
         status = t("select_bury", { k: o.bury });
       } else if (o.phase === "call_friend" && o.call_friend) {
         const sel = h("select", { id: "friend-card", "aria-label": t("call_friend") });
-        for (const s of "SHCD") for (const r of ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]) sel.appendChild(h("option", { value: s + r }, cardText(s + r)));
-        el.append(sel, h("button", { type: "button", id: "btn-call-friend", class: "primary", disabled: busy, onclick: () => this.act({ type: "call_friend", card: sel.value }) }, t("call_friend")));
+        const held = new Set(v.hand || []);
+        const copies = o.friend_copies || 0;  // nth_played: the call names which copy played joins
+        for (const s of "SHCD") {
+          for (const r of ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]) {
+            // calling a card one holds names the other copy (friend_call holder)
+            const label = held.has(s + r) && !copies ? `${cardText(s + r)} — ${t("other_copy")}` : cardText(s + r);
+            sel.appendChild(h("option", { value: s + r, selected: s + r === this.friendPick.card }, label));
+          }
+        }
+        sel.addEventListener("change", () => { this.friendPick.card = sel.value; });  // kept when the buttons redraw
+        el.append(sel);
+        /** @type {HTMLSelectElement | null} */
+        let nth = null;
+        if (copies) {
+          nth = h("select", { id: "friend-copy", "aria-label": t("friend_copy") });
+          for (let n = 1; n <= copies; n++) nth.appendChild(h("option", { value: String(n), selected: n === this.friendPick.nth }, t("copy_n", { n })));
+          const pick = nth;
+          pick.addEventListener("change", () => { this.friendPick.nth = parseInt(pick.value, 10); });
+          el.append(nth);
+        }
+        el.append(h("button", { type: "button", id: "btn-call-friend", class: "primary", disabled: busy, onclick: () => this.act(nth ? { type: "call_friend", card: sel.value, nth: parseInt(nth.value, 10) } : { type: "call_friend", card: sel.value }) }, t("call_friend")));
         status = t("select_friend");
+      } else if (o.phase === "surrender" && o.answer_surrender !== undefined) {
+        status = t("surrender_asked", { name: this.name(o.answer_surrender) });
+        el.append(h("button", { type: "button", id: "btn-surrender-accept", disabled: busy, onclick: () => this.act({ type: "surrender_answer", accept: true }) }, t("surrender_accept")),
+          h("button", { type: "button", id: "btn-surrender-decline", class: "primary", disabled: busy, onclick: () => this.act({ type: "surrender_answer", accept: false }) }, t("surrender_decline")));
       } else if (o.phase === "play" && o.turn) {
         el.appendChild(h("button", { type: "button", id: "btn-play", class: "primary", disabled: busy || !this.selected.length, onclick: () => this.primary() }, t("play")));
+        if (o.can_surrender) el.appendChild(h("button", { type: "button", id: "btn-surrender", class: "subtle", disabled: busy, onclick: () => this.act({ type: "surrender" }) }, t("surrender")));
         status = o.follow ? `${t("your_turn")} — ${t("follow_n", { n: o.follow.count })}` : `${t("your_turn")} — ${t("lead_anything")}`;
       }
       if (o.turn || (o.phase === "deal" && (o.declare || []).length)) {

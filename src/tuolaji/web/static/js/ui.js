@@ -70,7 +70,7 @@ export function trumpText(view) {
 /** @type {Record<string, string>} */
 export const PHASE_KEYS = {
   deal: "phase_deal", declare: "phase_declare", bury: "phase_bury", play: "phase_play", done: "phase_done",
-  override: "phase_override", call_friend: "phase_call_friend",
+  override: "phase_override", call_friend: "phase_call_friend", surrender: "phase_surrender",
 };
 
 /** @param {() => void} onChange called after the language changed */
