@@ -138,12 +138,15 @@ def test_the_judge_accepts_the_table_rules() -> None:
 
 
 def test_every_table_rule_has_words_in_both_languages() -> None:
-    from tuolaji.server.rules_text import OPTIONS, SETTINGS
+    from tuolaji.messages import catalog
 
-    for name in ("j_rule", "surrender", "redeal_no_trump", "friend_call"):
-        assert name in SETTINGS
-    for value in ("off", "any_j", "trump_j", "holder", "nth_played"):
-        assert value in OPTIONS and all(OPTIONS[value])
+    for lang in ("en", "zh"):
+        words = catalog(lang)
+        for name in ("j_rule", "surrender", "redeal_no_trump", "friend_call"):
+            assert words["setting"][name]
+        for value in ("off", "any_j", "trump_j", "holder", "nth_played"):
+            assert words["option"][value]
+        assert words["phase"]["surrender"]
 
 
 def test_computer_players_use_the_table_rules() -> None:

@@ -218,7 +218,7 @@ class Match:
                 if h not in hooked:
                     self._climb(h, result.levels, as_dealer)
             for h in hooked:  # 勾J: back to 2 instead of any climb
-                self.levels[h] = 0
+                self.levels[h] = LevelIndex(0)
                 self.reached[h] = len(self.rounds)
             self.dealer = result.next_dealer
             past = [h for h in holders if self.levels[h] > self.top]

@@ -52,6 +52,7 @@ export const CATALOG = {
    "type_text": "'type' must be a text"
   },
   "option": {
+   "any_j": "any J takes the last trick",
    "anyone": "anyone",
    "by_size": "×2 per card of the largest combination",
    "dealer_side": "the dealer's side (the others only if it cannot)",
@@ -63,6 +64,7 @@ export const CATALOG = {
    "fixed16": "any tractor ×16",
    "fixed_rounds": "a fixed number of rounds",
    "flat8": "any tractor ×8",
+   "holder": "its holder (a card held: the other copy)",
    "joker_backed": "level card with a joker of its colour",
    "kitty_first": "the kitty's first card sets trump",
    "kitty_pair": "the kitty's third card sets trump; whoever can pair it deals",
@@ -71,12 +73,15 @@ export const CATALOG = {
    "level_card": "show a level card",
    "linear": "tractor ×4 per pair",
    "none": "none",
+   "nth_played": "whoever plays the named copy (1st, 2nd…)",
+   "off": "off",
    "pass_ace": "past A wins",
    "points": "points",
    "redeal": "deal again",
    "stake": "half the stake",
    "standard": "standard",
    "timed": "timed",
+   "trump_j": "only the trump suit's J",
    "wrap": "past A starts again at 2"
   },
   "phase": {
@@ -86,7 +91,8 @@ export const CATALOG = {
    "declare": "declaring",
    "done": "the round is over",
    "override": "overriding after the bury",
-   "play": "playing"
+   "play": "playing",
+   "surrender": "answering a surrender proposal"
   },
   "preset": {
    "bianfeng-fixed": "Bianfeng, fixed partners",
@@ -261,7 +267,9 @@ export const CATALOG = {
    "description": "Description",
    "first_round_dealer": "First-round dealer",
    "first_round_no_declaration": "Nobody declared in round 1",
+   "friend_call": "Find a friend: the called card means",
    "hand_size": "Hand size",
+   "j_rule": "The J rule (hooked at level J: back to 2)",
    "joker_level": "Play the joker level (王) after A",
    "jokers_declare_first": "A joker pair may declare first",
    "kitty_multiplier": "Kitty multiplier",
@@ -280,6 +288,7 @@ export const CATALOG = {
    "pair_locks": "A declared pair locks trump",
    "partnership": "Partners",
    "players": "Players",
+   "redeal_no_trump": "A hand without trumps may ask for a redeal",
    "redeal_request": "Weak hand may ask for a redeal",
    "redeal_request_max_points": "Redeal: at most points",
    "scale_with_decks": "Scale scoring with decks",
@@ -288,6 +297,7 @@ export const CATALOG = {
    "stake": "Stake: coins per level (0: no coins)",
    "start_level": "Start level",
    "suit_order_overrides": "Suit order breaks ties (♠>♥>♣>♦)",
+   "surrender": "A side may surrender the round (partners agreeing)",
    "throw_penalty": "Failed throw penalty",
    "throw_penalty_points": "Penalty points"
   },
@@ -594,6 +604,7 @@ export const CATALOG = {
    "type_text": "“type”必须是文字"
   },
   "option": {
+   "any_j": "任何J抠底",
    "anyone": "任何人",
    "by_size": "按最大牌型张数×2",
    "dealer_side": "庄家一方（叫不起主时另一方才可以）",
@@ -605,6 +616,7 @@ export const CATALOG = {
    "fixed16": "拖拉机一律×16",
    "fixed_rounds": "固定局数",
    "flat8": "拖拉机一律×8",
+   "holder": "持有者（叫自己有的牌即另一张）",
    "joker_backed": "级牌带同色王",
    "kitty_first": "翻底牌第一张定主",
    "kitty_pair": "翻底牌第三张定主，能与之配对的一方坐庄",
@@ -613,12 +625,15 @@ export const CATALOG = {
    "level_card": "亮级牌",
    "linear": "拖拉机按对数×4",
    "none": "不罚",
+   "nth_played": "打出第几张者（第一张、第二张……）",
+   "off": "不用",
    "pass_ace": "过A获胜",
    "points": "罚分",
    "redeal": "重新发牌",
    "stake": "扣一半底金",
    "standard": "标准",
    "timed": "限时",
+   "trump_j": "只有主花色的J",
    "wrap": "过A从2重新开始"
   },
   "phase": {
@@ -628,7 +643,8 @@ export const CATALOG = {
    "declare": "亮主",
    "done": "本局已结束",
    "override": "反主炒底",
-   "play": "出牌"
+   "play": "出牌",
+   "surrender": "回应投降提议"
   },
   "preset": {
    "bianfeng-fixed": "边锋·定",
@@ -803,7 +819,9 @@ export const CATALOG = {
    "description": "说明",
    "first_round_dealer": "首局庄家",
    "first_round_no_declaration": "首局无人亮主时",
+   "friend_call": "找朋友：叫牌的含义",
    "hand_size": "每人张数",
+   "j_rule": "勾J（打J被J抠底回2）",
    "joker_level": "过A后打王（无主）",
    "jokers_declare_first": "对王可以首先亮主（无主）",
    "kitty_multiplier": "抠底倍数",
@@ -822,6 +840,7 @@ export const CATALOG = {
    "pair_locks": "亮对定主",
    "partnership": "搭档",
    "players": "人数",
+   "redeal_no_trump": "没有主牌（王和级牌）可要求重发",
    "redeal_request": "牌太差可要求重发（暴动）",
    "redeal_request_max_points": "重发：最多分数",
    "scale_with_decks": "按副数调整分数线",
@@ -830,6 +849,7 @@ export const CATALOG = {
    "stake": "底金：每级金币（0为不计金币）",
    "start_level": "起始级",
    "suit_order_overrides": "同级按花色比大小（♠>♥>♣>♦）",
+   "surrender": "可以投降（搭档同意）",
    "throw_penalty": "甩牌失败罚分",
    "throw_penalty_points": "罚分"
   },
