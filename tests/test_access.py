@@ -3,7 +3,6 @@ HTTP endpoint checked against it (issue 15 item 4)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
+from aio import run_async
 from tuolaji.engine.match import Match
 from tuolaji.server.access import RULES, Act, Role, allowed, markdown_table
 from tuolaji.server.room import Conn, Room, Seat, hash_token, on_loop
@@ -42,10 +42,13 @@ WS_MESSAGES: dict[Act, list[Msg]] = {
     Act.SETTINGS: [{"type": "settings", "speed": "fast"}],
     Act.AUTOPLAY: [{"type": "autoplay", "on": False}],
     Act.READY: [{"type": "ready"}],
-    Act.ACT: [{"type": t} for t in ("pass", "redeal")] + [{"type": "play", "cards": ["SA"]},
-                                                          {"type": "declare", "cards": ["S2"]},
-                                                          {"type": "bury", "cards": ["SA"]},
-                                                          {"type": "call_friend", "card": "SA"}],
+    Act.ACT: [{"type": t} for t in ("pass", "redeal")]
+    + [
+        {"type": "play", "cards": ["SA"]},
+        {"type": "declare", "cards": ["S2"]},
+        {"type": "bury", "cards": ["SA"]},
+        {"type": "call_friend", "card": "SA"},
+    ],
     Act.CHECK: [{"type": "check", "cards": ["SA"]}, {"type": "hint"}],
     Act.DEAL: [{"type": "deal"}],
 }
@@ -67,8 +70,15 @@ async def _people(room: Room, *, local: bool = False) -> dict[str, Conn]:
 
 def _new_room(status: str) -> Room:
     seats = [Seat(token=hash_token("tok-host")), Seat(token=hash_token("tok-player")), Seat(), Seat()]
-    return Room("AUTH1", Match(rules="classic", seed=3), seats=seats, host=hash_token("tok-host"), status=status,
-                settings={"speed": "instant", "difficulty": "easy"}, offload=on_loop)
+    return Room(
+        "AUTH1",
+        Match(rules="classic", seed=3),
+        seats=seats,
+        host=hash_token("tok-host"),
+        status=status,
+        settings={"speed": "instant", "difficulty": "easy"},
+        offload=on_loop,
+    )
 
 
 @pytest.mark.parametrize("status", ["lobby", "playing"])
@@ -93,7 +103,7 @@ def test_every_message_is_allowed_or_refused_as_the_table_says(status: str, host
                     if not expect:
                         assert room.match.actions == before and room.status == status
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_a_stranger_may_sit_only_in_a_free_seat() -> None:
@@ -108,7 +118,7 @@ def test_a_stranger_may_sit_only_in_a_free_seat() -> None:
         assert any(m["type"] == "seated" for m in stranger.take(room))
         assert Role.PLAYER in room.roles(stranger) and Role.HOST not in room.roles(stranger)
 
-    asyncio.run(main())
+    run_async(main())
 
 
 # ------------------------------------------------------------------ HTTP endpoints
@@ -197,8 +207,11 @@ def test_a_password_room_shows_its_record_replays_and_information_only_to_its_pe
         return httpx.get(srv.url + path, headers=headers, timeout=10)
 
     for path in paths:
-        for refused in (get(path), get(path, **{"X-Tuolaji-Password": "pw-67"}),
-                        get(path, **{"X-Tuolaji-Token": "stranger", "Accept-Language": "zh"})):
+        for refused in (
+            get(path),
+            get(path, **{"X-Tuolaji-Password": "pw-67"}),
+            get(path, **{"X-Tuolaji-Token": "stranger", "Accept-Language": "zh"}),
+        ):
             assert refused.status_code == 403 and refused.json()["code"] == "bad_password", (path, refused.text)
             assert "Pw-67" not in refused.text and "SA" not in refused.text
         assert "需要密码" in get(path, **{"Accept-Language": "zh"}).json()["error"]

@@ -3,13 +3,13 @@ shown to every seat, ending the match at its deadline. The clock is injected: no
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from aio import run_async
 from tuolaji.bots.driver import Table
 from tuolaji.bots.registry import make_bot
 from tuolaji.engine.match import Match
@@ -30,8 +30,18 @@ class FakeClock:
 
 def _room(clock: FakeClock, *, status: str = "playing", rules: str = "competition", **kw: Any) -> Room:
     seats = [Seat(name="A", token=hash_token("tok-a"))] + [Seat() for _ in range(3)]
-    return Room("CLOCK", Match(rules=rules, seed=3), seats=seats, host=hash_token("tok-a"), status=status,
-                settings={"speed": "instant", "difficulty": "easy"}, bot_seed=1, offload=on_loop, clock=clock, **kw)
+    return Room(
+        "CLOCK",
+        Match(rules=rules, seed=3),
+        seats=seats,
+        host=hash_token("tok-a"),
+        status=status,
+        settings={"speed": "instant", "difficulty": "easy"},
+        bot_seed=1,
+        offload=on_loop,
+        clock=clock,
+        **kw,
+    )
 
 
 async def _hello(room: Room, token: str = "tok-a") -> tuple[Conn, Msg]:
@@ -57,11 +67,13 @@ def test_the_clock_starts_with_play_and_is_sent_to_the_table() -> None:
         host, _ = await _hello(lobby)
         await lobby.handle(host, json.dumps({"type": "start", "id": 1}))
         assert lobby.match_deadline == clock.now + 30 * 60
-    asyncio.run(main())
+
+    run_async(main())
 
 
 def test_at_the_deadline_mid_round_the_match_ends_and_the_leader_wins() -> None:
     """Seed 003: 在規定時間內，哪方的級別高哪方獲勝，如到了規定時間，雙方級數相同，則先到該級的一方勝出。"""
+
     async def main() -> None:
         clock = FakeClock()
         room = _room(clock)
@@ -86,7 +98,8 @@ def test_at_the_deadline_mid_round_the_match_ends_and_the_leader_wins() -> None:
         # the record replays to the same end
         again = from_record(json.loads(json.dumps(to_record(match))))
         assert again.over and again.time_up and again.winner == match.winner
-    asyncio.run(main())
+
+    run_async(main())
 
 
 def test_the_deadline_is_saved_with_the_game() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from aio import run_async
 from tuolaji.bots.driver import Table
 from tuolaji.bots.registry import make_bot
 from tuolaji.cards import cards_str
@@ -26,8 +27,16 @@ Msg = dict[str, Any]
 
 def _room(*, seed: int = 5, status: str = "playing", rules: str = "classic") -> Room:
     seats = [Seat(name="A", token=hash_token("tok-a"))] + [Seat() for _ in range(3)]
-    return Room("CORE1", Match(rules=rules, seed=seed), seats=seats, host=hash_token("tok-a"), status=status,
-                settings={"speed": "instant", "difficulty": "easy"}, bot_seed=1, offload=on_loop)
+    return Room(
+        "CORE1",
+        Match(rules=rules, seed=seed),
+        seats=seats,
+        host=hash_token("tok-a"),
+        status=status,
+        settings={"speed": "instant", "difficulty": "easy"},
+        bot_seed=1,
+        offload=on_loop,
+    )
 
 
 async def _say(room: Room, conn: Conn, msg: Msg) -> list[Msg]:
@@ -78,8 +87,9 @@ def test_a_computer_seat_taken_mid_round_shows_no_hand_and_takes_no_action_until
         s = _state(msgs)
         assert s["you"]["seat"] == 2 and s["you"]["from_round"] == 2
         assert s["view"]["hand"] == [] and "options" not in s
-        assert not any(e["e"] == "dealt" and e["seat"] == 2 and e["card"] for m in msgs if m["type"] == "state"
-                       for e in m["events"])
+        assert not any(
+            e["e"] == "dealt" and e["seat"] == 2 and e["card"] for m in msgs if m["type"] == "state" for e in m["events"]
+        )
         # it may not act for the computer seat, on its turn, in any way
         before = room.match.actions
         play = cards_str(hand[:1])
@@ -96,7 +106,7 @@ def test_a_computer_seat_taken_mid_round_shows_no_hand_and_takes_no_action_until
         assert s["view"]["hand"] == cards_str(room.match.round.level_ctx.sort(room.match.round.hands[2]))
         assert "options" in s and "from_round" not in s["you"] and room.human_controls(2)
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_a_player_who_saw_one_hand_cannot_see_another_in_the_same_round() -> None:
@@ -113,7 +123,7 @@ def test_a_player_who_saw_one_hand_cannot_see_another_in_the_same_round() -> Non
         s = _state(await _say(room, host, {"type": "sit", "seat": 0}))
         assert len(s["view"]["hand"]) == len(room.match.round.hands[0]) and "from_round" not in s["you"]
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_seats_taken_before_the_deal_or_between_rounds_play_at_once() -> None:
@@ -127,7 +137,7 @@ def test_seats_taken_before_the_deal_or_between_rounds_play_at_once() -> None:
         await _say(room, other, {"type": "sit", "seat": 2})
         assert room.seats[2].from_round == 0 and room.plays_now(2)
 
-    asyncio.run(main())
+    run_async(main())
 
 
 # ------------------------------------------------------------------ the projection
@@ -144,7 +154,7 @@ def test_each_seat_is_sent_its_own_cards_only() -> None:
             assert s["view"]["hand"] == round_view(room.match.round, seat)["hand"]
             assert ("options" in s) == (seat is not None)
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_options_follow_the_lead_and_the_kitty() -> None:
@@ -172,13 +182,13 @@ def _slow_replay(match: Match, number: int, seat: int | None) -> list[Msg]:
     events = data["events"]
     starts = [i for i, e in enumerate(events) if e["e"] == "round_started"]
     ends = [i for i, e in enumerate(events) if e["e"] in ("round_ended", "redealt")]
-    head = dict(data, events=events[:starts[number - 1] + 1], seed=None, deals=data["deals"][:number])
+    head = dict(data, events=events[: starts[number - 1] + 1], seed=None, deals=data["deals"][:number])
     replay = from_record(head)
     rnd = replay.round  # the round replayed (the match moves on to a new one at its end)
     views = []
     from tuolaji.engine.events import event_from_dict
 
-    for raw in events[starts[number - 1] + 1:ends[number - 1] + 1]:
+    for raw in events[starts[number - 1] + 1 : ends[number - 1] + 1]:
         action = action_of_event(event_from_dict(raw))
         if action is not None:
             replay.apply(action)
@@ -211,8 +221,7 @@ def test_the_room_keeps_replays_it_built() -> None:
 
 def test_summary_levels_before_are_the_previous_levels_after() -> None:
     match = Match(rules="classic", seed=31)
-    _until(match, lambda m: len(m.rounds) >= 2 and m.rounds[-1].result is not None
-           and m.rounds[-2].result is not None)
+    _until(match, lambda m: len(m.rounds) >= 2 and m.rounds[-1].result is not None and m.rounds[-2].result is not None)
     names = ["A", "B", "C", "D"]
     second = projection.round_summary(match, 0, "en", names)
     assert second is not None and second["round"] == len(match.rounds)
@@ -222,9 +231,11 @@ def test_summary_levels_before_are_the_previous_levels_after() -> None:
 
 # ------------------------------------------------------------------ no transport in the core
 def test_the_core_imports_no_web_server() -> None:
-    code = ("import sys, tuolaji.server.room, tuolaji.server.projection, tuolaji.server.access; "
-            "bad = [m for m in sys.modules if m.split('.')[0] in ('starlette', 'uvicorn', 'websockets', 'httpx')]; "
-            "print(bad); sys.exit(1 if bad else 0)")
+    code = (
+        "import sys, tuolaji.server.room, tuolaji.server.projection, tuolaji.server.access; "
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('starlette', 'uvicorn', 'websockets', 'httpx')]; "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stdout + out.stderr
 
@@ -253,4 +264,4 @@ def test_the_core_plays_a_round_on_the_loop_without_threads() -> None:
         assert room.match.round.tricks and used  # it played, and its bots thought through ``offload``
         assert any(m["type"] == "state" for m in watcher.take(room))
 
-    asyncio.run(main())
+    run_async(main())
