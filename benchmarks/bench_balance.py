@@ -22,8 +22,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=500)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--preset", nargs="*", default=sorted(PRESETS))
-    parser.add_argument("--two-deck-table", action="store_true",
-                        help="score every preset on the two-deck thresholds (the behaviour before scaling)")
+    parser.add_argument(
+        "--two-deck-table",
+        action="store_true",
+        help="score every preset on the two-deck thresholds (the behaviour before scaling)",
+    )
     args = parser.parse_args()
     print(f"{'preset':18} {'rounds':>6} {'dealer keeps':>13} {'95% interval':>14} {'big swings':>10} {'cpu s':>7}")
     for name in args.preset:
@@ -32,8 +35,11 @@ def main() -> None:
         b = measure(rules, rounds=args.rounds, seed=args.seed)
         p = b.keep_share
         half = 1.96 * math.sqrt(p * (1 - p) / b.rounds)
-        print(f"{name:18} {b.rounds:6d} {p:12.1%} {f'{p - half:.0%}-{p + half:.0%}':>14} "
-              f"{b.big_swings():10d} {time.process_time() - start:7.1f}", flush=True)
+        print(
+            f"{name:18} {b.rounds:6d} {p:12.1%} {f'{p - half:.0%}-{p + half:.0%}':>14} "
+            f"{b.big_swings():10d} {time.process_time() - start:7.1f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -36,16 +36,16 @@ from tuolaji.sim.latency import Histogram
 from tuolaji.sim.tournament import PairingResult, processes, run_tournament, serial
 
 
-def _run(a: str, b: str, deals: int, workers: int, seed: int, rules: str | None = None,
-         batch: int = 0) -> dict[str, Any]:
+def _run(a: str, b: str, deals: int, workers: int, seed: int, rules: str | None = None, batch: int = 0) -> dict[str, Any]:
     """Play ``deals`` duplicate deals; with ``batch``, print a running summary after each batch."""
     runner = processes(workers) if workers > 1 else serial
     t0 = time.perf_counter()
     total: PairingResult | None = None
     step = batch or deals
     for first in range(0, deals, step):
-        (res,) = run_tournament([(a, b)], load_rules(rules), seed=seed, deals=min(step, deals - first), runner=runner,
-                                workers=workers, first=first)
+        (res,) = run_tournament(
+            [(a, b)], load_rules(rules), seed=seed, deals=min(step, deals - first), runner=runner, workers=workers, first=first
+        )
         if total is None:
             total = res
         else:
@@ -71,8 +71,10 @@ def ladder(args: argparse.Namespace) -> bool:
     if args.only in (None, "sh"):
         sh = _run(args.search, "heuristic", args.deals_sh, args.workers, args.seed, batch=args.batch)
         ok_sh = bool(sh["ci95"][0] > 0 and sh["a_deal_win_rate"] >= 0.60)
-        print(f"search vs heuristic: {sh['a_level_gain_per_deal']:+.3f} levels/deal, 95% CI {sh['ci95']}, "
-              f"{sh['a_deal_win_rate']:.1%} deals won ({'PASS' if ok_sh else 'FAIL'}: lower bound > 0 and >= 60%)")
+        print(
+            f"search vs heuristic: {sh['a_level_gain_per_deal']:+.3f} levels/deal, 95% CI {sh['ci95']}, "
+            f"{sh['a_deal_win_rate']:.1%} deals won ({'PASS' if ok_sh else 'FAIL'}: lower bound > 0 and >= 60%)"
+        )
         ok = ok and ok_sh
     return ok
 
@@ -130,13 +132,22 @@ def latency(args: argparse.Namespace) -> bool:
                 stepper.step()
     s = hist.summary_ms()
     share = 1 - timed_out / searches if searches else 1.0
-    out = {"rules": rules.name, "bot": args.bot, "decisions": hist.n, "cpu_ms": s, "searches": searches,
-           "ended_by_budget": round(share, 4), "iterations_p50": round(iters.quantile(0.5) * 1e6),
-           "pyodide_estimate_ms": {k: round(3 * v, 1) for k, v in s.items()}}
+    out = {
+        "rules": rules.name,
+        "bot": args.bot,
+        "decisions": hist.n,
+        "cpu_ms": s,
+        "searches": searches,
+        "ended_by_budget": round(share, 4),
+        "iterations_p50": round(iters.quantile(0.5) * 1e6),
+        "pyodide_estimate_ms": {k: round(3 * v, 1) for k, v in s.items()},
+    }
     print(json.dumps(out))
     ok = s["p95"] <= 1000 and s["max"] <= 2000 and share >= 0.99
-    print(f"search CPU time per decision p95 {s['p95']:.0f} ms, max {s['max']:.0f} ms, {share:.1%} of searches "
-          f"ended by their budget ({'PASS' if ok else 'FAIL'}: <= 1000 / 2000 ms, >= 99 %)")
+    print(
+        f"search CPU time per decision p95 {s['p95']:.0f} ms, max {s['max']:.0f} ms, {share:.1%} of searches "
+        f"ended by their budget ({'PASS' if ok else 'FAIL'}: <= 1000 / 2000 ms, >= 99 %)"
+    )
     return ok
 
 
@@ -146,8 +157,10 @@ def illegal(args: argparse.Namespace) -> bool:
         n = args.deals // 3 + 1
         out = _run(a, b, n, args.workers, args.seed, batch=args.batch)
         total += out["illegal"]
-    print(f"illegal actions over {3 * (args.deals // 3 + 1)} duplicate deals (x2 games): {total} "
-          f"({'PASS' if total == 0 else 'FAIL'})")
+    print(
+        f"illegal actions over {3 * (args.deals // 3 + 1)} duplicate deals (x2 games): {total} "
+        f"({'PASS' if total == 0 else 'FAIL'})"
+    )
     return total == 0
 
 
@@ -161,8 +174,10 @@ def budget(args: argparse.Namespace) -> bool:
     print("| --- | --- | --- | --- |")
     for it, out in rows:
         lat = out["latency_ms"]["a"]
-        print(f"| {it} | {out['a_level_gain_per_deal']:+.3f} [{out['ci95'][0]:+.3f}, {out['ci95'][1]:+.3f}] | "
-              f"{out['a_deal_win_rate']:.1%} | {lat['p50']:.0f} / {lat['p95']:.0f} |")
+        print(
+            f"| {it} | {out['a_level_gain_per_deal']:+.3f} [{out['ci95'][0]:+.3f}, {out['ci95'][1]:+.3f}] | "
+            f"{out['a_deal_win_rate']:.1%} | {lat['p50']:.0f} / {lat['p95']:.0f} |"
+        )
     return True
 
 
@@ -205,9 +220,18 @@ def rollouts(args: argparse.Namespace) -> bool:
             total += value(rnd, 0)
         rates.append(plays / (time.process_time() - t0))
         checksum = total
-    print(json.dumps({"policy": args.policy, "rollouts": len(bases), "plays": plays,
-                      "plays_per_s_median": round(statistics.median(rates)), "plays_per_s": [round(r) for r in rates],
-                      "checksum": round(checksum, 4)}))
+    print(
+        json.dumps(
+            {
+                "policy": args.policy,
+                "rollouts": len(bases),
+                "plays": plays,
+                "plays_per_s_median": round(statistics.median(rates)),
+                "plays_per_s": [round(r) for r in rates],
+                "checksum": round(checksum, 4),
+            }
+        )
+    )
     return True
 
 
@@ -262,8 +286,18 @@ def inference(args: argparse.Namespace) -> bool:
                 scored += model.evaluations
             table.step()
     out = {k: {"cards_placed": round(v[0] / v[1], 4), "points_placed": round(v[2] / v[3], 4)} for k, v in right.items()}
-    print(json.dumps({"deals": args.deals, "pool": args.pool, "window": args.window, **out, "follows_scored": scored,
-                      "us_per_follow": round(1e6 * cpu / max(1, scored))}))
+    print(
+        json.dumps(
+            {
+                "deals": args.deals,
+                "pool": args.pool,
+                "window": args.window,
+                **out,
+                "follows_scored": scored,
+                "us_per_follow": round(1e6 * cpu / max(1, scored)),
+            }
+        )
+    )
     return out["kept"]["points_placed"] > out["plain"]["points_placed"]
 
 
@@ -294,9 +328,11 @@ def table(args: argparse.Namespace) -> bool:
     for name, out in rows:
         k = out.get("kitty", {})
         ka, kb = k.get("a", {}), k.get("b", {})
-        print(f"| {name} ({out['a']} vs {out['b']}) | {out['deals']} | {out['a_level_gain_per_deal']:+.2f} "
-              f"[{out['ci95'][0]:+.2f}, {out['ci95'][1]:+.2f}] | {out['a_deal_win_rate']:.1%} | "
-              f"{ka.get('captured', '?')} / {kb.get('captured', '?')} |")
+        print(
+            f"| {name} ({out['a']} vs {out['b']}) | {out['deals']} | {out['a_level_gain_per_deal']:+.2f} "
+            f"[{out['ci95'][0]:+.2f}, {out['ci95'][1]:+.2f}] | {out['a_deal_win_rate']:.1%} | "
+            f"{ka.get('captured', '?')} / {kb.get('captured', '?')} |"
+        )
     return True
 
 
@@ -333,11 +369,23 @@ def main(argv: list[str] | None = None) -> int:
             s.add_argument("--repeat", type=int, default=5)
         else:
             s.add_argument("--deals", type=int, default=200)
-            s.add_argument("--steps", type=int, nargs="+", default=[500, 1000, 2000, 4000],
-                           help="search budgets (simulated plays per decision; 0 = the heuristic itself)")
+            s.add_argument(
+                "--steps",
+                type=int,
+                nargs="+",
+                default=[500, 1000, 2000, 4000],
+                help="search budgets (simulated plays per decision; 0 = the heuristic itself)",
+            )
     args = p.parse_args(argv)
-    ok = {"ladder": ladder, "latency": latency, "illegal": illegal, "budget": budget, "rollouts": rollouts,
-           "table": table, "inference": inference}[args.cmd](args)
+    ok = {
+        "ladder": ladder,
+        "latency": latency,
+        "illegal": illegal,
+        "budget": budget,
+        "rollouts": rollouts,
+        "table": table,
+        "inference": inference,
+    }[args.cmd](args)
     return 0 if ok else 1
 
 

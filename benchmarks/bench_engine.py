@@ -92,7 +92,7 @@ def _positions(done: Round, rng: random.Random) -> list[Round]:
             rnd.apply_unchecked(Pass(rnd.turn))
         else:
             assert rnd.dealer is not None
-            rnd.apply_unchecked(Bury(rnd.dealer, tuple(rnd.hands[rnd.dealer][:rnd.kitty_size])))
+            rnd.apply_unchecked(Bury(rnd.dealer, tuple(rnd.hands[rnd.dealer][: rnd.kitty_size])))
     while rnd.phase == Phase.PLAY:
         seat = rnd.turn
         assert seat is not None

@@ -67,8 +67,7 @@ def legal_from_view(view: dict[str, Any], rng: random.Random) -> list[str]:
 
 
 class Player:
-    def __init__(self, url: str, code: str, seat: int, token: str | None, think: float, stats: Stats,
-                 rng: random.Random) -> None:
+    def __init__(self, url: str, code: str, seat: int, token: str | None, think: float, stats: Stats, rng: random.Random) -> None:
         self.url, self.code, self.seat, self.token = url, code, seat, token
         self.think, self.stats, self.rng = think, stats, rng
         self.sent: dict[int, float] = {}
@@ -183,9 +182,25 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     if url is None:
         port = free_port()
         db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
-        proc = subprocess.Popen([sys.executable, "-m", "tuolaji.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                                 "--db", str(db), "--no-browser", "--allow-seed", "--log-level", "error",
-                                 *(f"--limit={k}={v}" for k, v in LOOPBACK_CROWD.items())])
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tuolaji.cli",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--db",
+                str(db),
+                "--no-browser",
+                "--allow-seed",
+                "--log-level",
+                "error",
+                *(f"--limit={k}={v}" for k, v in LOOPBACK_CROWD.items()),
+            ]
+        )
         url = f"http://127.0.0.1:{port}"
         for _ in range(200):
             try:
@@ -201,13 +216,19 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         async with httpx.AsyncClient(base_url=url, timeout=60) as http:
             for t in range(args.tables):
                 token = f"bench-{t}-{rng.randrange(10**9)}"
-                body = {"seed": rng.randrange(2**31), "seat": 0, "start": False, "speed": args.speed,
-                        "difficulty": args.difficulty}
+                body = {
+                    "seed": rng.randrange(2**31),
+                    "seat": 0,
+                    "start": False,
+                    "speed": args.speed,
+                    "difficulty": args.difficulty,
+                }
                 code = (await http.post("/api/games", json=body, headers={"X-Tuolaji-Token": token})).json()["code"]
                 players = []
                 for seat in range(args.clients):
-                    player = Player(url, code, seat, token if seat == 0 else None, args.think, stats,
-                                    random.Random(rng.randrange(2**32)))
+                    player = Player(
+                        url, code, seat, token if seat == 0 else None, args.think, stats, random.Random(rng.randrange(2**32))
+                    )
                     started = asyncio.Event()
                     tasks.append(asyncio.create_task(player.run(started, stop)))
                     await started.wait()
@@ -251,17 +272,29 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         return 1000 * lat[min(len(lat) - 1, int(p / 100 * len(lat)))] if lat else float("nan")
 
     return {
-        "tables": args.tables, "clients_per_table": args.clients, "think_s": args.think, "speed": args.speed,
-        "difficulty": args.difficulty, "duration_s": round(elapsed, 1),
-        "client_actions": stats.actions, "client_actions_per_s": round(stats.actions / elapsed, 1),
+        "tables": args.tables,
+        "clients_per_table": args.clients,
+        "think_s": args.think,
+        "speed": args.speed,
+        "difficulty": args.difficulty,
+        "duration_s": round(elapsed, 1),
+        "client_actions": stats.actions,
+        "client_actions_per_s": round(stats.actions / elapsed, 1),
         "server_actions_per_s": round((s1["actions"] - s0["actions"]) / elapsed, 1),
-        "refused": stats.refused, "errors": len(stats.errors), "first_errors": stats.errors[:3],
-        "latency_ms": {"p50": round(pct(50), 2), "p90": round(pct(90), 2), "p99": round(pct(99), 2),
-                       "max": round(1000 * lat[-1], 2) if lat else None,
-                       "mean": round(1000 * statistics.fmean(lat), 2) if lat else None},
+        "refused": stats.refused,
+        "errors": len(stats.errors),
+        "first_errors": stats.errors[:3],
+        "latency_ms": {
+            "p50": round(pct(50), 2),
+            "p90": round(pct(90), 2),
+            "p99": round(pct(99), 2),
+            "max": round(1000 * lat[-1], 2) if lat else None,
+            "mean": round(1000 * statistics.fmean(lat), 2) if lat else None,
+        },
         "server_cpu_percent": round(100 * (cpu_s1 - cpu_s0) / elapsed, 1) if proc else None,
         "bench_client_cpu_percent": round(100 * (cpu_c1 - cpu_c0) / elapsed, 1),
-        "connections": s1["connections"], "cores": os.cpu_count(),
+        "connections": s1["connections"],
+        "cores": os.cpu_count(),
         "server_loop_lag_ms": s1.get("loop_lag_ms"),
         "server_save_seconds": round(s1.get("save_seconds", 0) - s0.get("save_seconds", 0), 2),
         "server_rss_mb": rss if proc else None,
@@ -275,16 +308,24 @@ def main() -> None:
     p.add_argument("--think", type=float, default=0.5, help="mean seconds a player waits before acting")
     p.add_argument("--duration", type=float, default=60.0, help="seconds measured")
     p.add_argument("--warmup", type=float, default=10.0, help="seconds before measuring")
-    p.add_argument("--speed", default="instant", choices=["slow", "normal", "fast", "instant"],
-                   help="room game speed (computer players' pauses, dealing)")
+    p.add_argument(
+        "--speed",
+        default="instant",
+        choices=["slow", "normal", "fast", "instant"],
+        help="room game speed (computer players' pauses, dealing)",
+    )
     p.add_argument("--difficulty", default="easy", choices=["easy", "normal", "hard", "expert"])
     p.add_argument("--url", default=None, help="use a running server instead of starting one")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print the result as JSON only")
     p.add_argument("--rss-every", type=float, default=0.0, help="sample the server's memory every N seconds")
-    p.add_argument("--ramp", default=None, metavar="N,N,...",
-                   help="the break point: run each table count in turn (a fresh server each) and report the "
-                        "first whose p99 passes --target-ms")
+    p.add_argument(
+        "--ramp",
+        default=None,
+        metavar="N,N,...",
+        help="the break point: run each table count in turn (a fresh server each) and report the "
+        "first whose p99 passes --target-ms",
+    )
     p.add_argument("--target-ms", type=float, default=100.0)
     args = p.parse_args()
     if args.ramp:
@@ -295,8 +336,10 @@ def main() -> None:
         print(json.dumps(result))
         return
     lat = result["latency_ms"]
-    print(f"tables {result['tables']} x {result['clients_per_table']} WebSocket players, think {args.think}s, "
-          f"speed {args.speed}, bots {args.difficulty}, {result['cores']} cores")
+    print(
+        f"tables {result['tables']} x {result['clients_per_table']} WebSocket players, think {args.think}s, "
+        f"speed {args.speed}, bots {args.difficulty}, {result['cores']} cores"
+    )
     print(f"  client actions/s   {result['client_actions_per_s']}  ({result['client_actions']} in {result['duration_s']}s)")
     print(f"  server actions/s   {result['server_actions_per_s']}  (deals and computer players included)")
     print(f"  latency ms         p50 {lat['p50']}  p90 {lat['p90']}  p99 {lat['p99']}  max {lat['max']}")
@@ -314,19 +357,32 @@ def ramp(args: argparse.Namespace) -> None:
         args.tables = n
         r = asyncio.run(main_async(args))
         lat = r["latency_ms"]
-        rows.append({"tables": n, "p50": lat["p50"], "p99": lat["p99"], "max": lat["max"],
-                     "client_actions_per_s": r["client_actions_per_s"], "server_cpu_percent": r["server_cpu_percent"],
-                     "errors": r["errors"]})
-        print(f"  {n:4d} tables: p50 {lat['p50']} ms  p99 {lat['p99']} ms  max {lat['max']} ms  "
-              f"client actions/s {r['client_actions_per_s']}  server CPU {r['server_cpu_percent']}%  "
-              f"errors {r['errors']}", flush=True)
+        rows.append(
+            {
+                "tables": n,
+                "p50": lat["p50"],
+                "p99": lat["p99"],
+                "max": lat["max"],
+                "client_actions_per_s": r["client_actions_per_s"],
+                "server_cpu_percent": r["server_cpu_percent"],
+                "errors": r["errors"],
+            }
+        )
+        print(
+            f"  {n:4d} tables: p50 {lat['p50']} ms  p99 {lat['p99']} ms  max {lat['max']} ms  "
+            f"client actions/s {r['client_actions_per_s']}  server CPU {r['server_cpu_percent']}%  "
+            f"errors {r['errors']}",
+            flush=True,
+        )
         if lat["p99"] >= args.target_ms:
             break
     held = [row["tables"] for row in rows if row["p99"] < args.target_ms]
     broke = [row["tables"] for row in rows if row["p99"] >= args.target_ms]
-    print(f"break point: p99 < {args.target_ms:g} ms held up to {max(held) if held else 'no step'} tables"
-          + (f", passed it at {broke[0]}" if broke else " (not reached)")
-          + f"; load average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(
+        f"break point: p99 < {args.target_ms:g} ms held up to {max(held) if held else 'no step'} tables"
+        + (f", passed it at {broke[0]}" if broke else " (not reached)")
+        + f"; load average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
     if args.json:
         print(json.dumps(rows))
 

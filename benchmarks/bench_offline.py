@@ -30,8 +30,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "web_o
 
 from offline_util import StaticServer, booted  # noqa: E402
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
 
 # Runs inside the worker, on Pyodide: whole rounds with the bots the table would make.
 BOT_ROUNDS = r"""
@@ -120,14 +125,17 @@ def main(argv: list[str] | None = None) -> int:
             result["warm_start_s"] = round(statistics.median(w[0] for w in warm), 2)
             result["cold_timings_ms"] = [c[1] for c in cold]
             result["warm_timings_ms"] = [w[1] for w in warm]
-            print(f"cold start {result['cold_start_s']} s, warm start {result['warm_start_s']} s (medians of {args.starts})",
-                  flush=True)
+            print(
+                f"cold start {result['cold_start_s']} s, warm start {result['warm_start_s']} s (medians of {args.starts})",
+                flush=True,
+            )
 
             ctx = browser.new_context()
             page = ctx.new_page()
             page.goto(server.url + "/build.json")
             t0 = time.perf_counter()
-            out = page.evaluate("""async ({ js, source, difficulty, rounds, seed }) => {
+            out = page.evaluate(
+                """async ({ js, source, difficulty, rounds, seed }) => {
               const url = URL.createObjectURL(new Blob([js], { type: "text/javascript" }));
               const w = new Worker(url, { type: "module" });
               let worst = 0, last = performance.now();
@@ -138,12 +146,24 @@ def main(argv: list[str] | None = None) -> int:
                 w.postMessage({ source, difficulty, rounds, seed }); });
               clearInterval(tick);
               return { times, worst };
-            }""", {"js": WORKER_JS % {"root": server.url}, "source": BOT_ROUNDS, "difficulty": args.difficulty,
-                   "rounds": args.rounds, "seed": args.seed})
+            }""",
+                {
+                    "js": WORKER_JS % {"root": server.url},
+                    "source": BOT_ROUNDS,
+                    "difficulty": args.difficulty,
+                    "rounds": args.rounds,
+                    "seed": args.seed,
+                },
+            )
             wall = time.perf_counter() - t0
             times = out["times"]
-            lat = {"decisions": len(times), "p50_s": round(quantile(times, 0.5), 3), "p95_s": round(quantile(times, 0.95), 3),
-                   "max_s": round(max(times), 3), "wall_s": round(wall, 1)}
+            lat = {
+                "decisions": len(times),
+                "p50_s": round(quantile(times, 0.5), 3),
+                "p95_s": round(quantile(times, 0.95), 3),
+                "max_s": round(max(times), 3),
+                "wall_s": round(wall, 1),
+            }
             result["latency"] = lat
             result["page_timer_worst_delay_ms"] = round(out["worst"], 1)
             browser.close()
@@ -151,9 +171,11 @@ def main(argv: list[str] | None = None) -> int:
         server.stop()
     ok = lat["p95_s"] <= args.p95 and lat["max_s"] <= args.max
     print(json.dumps(result, indent=1))
-    print(f"{args.difficulty} in the worker: p95 {lat['p95_s']} s, max {lat['max_s']} s over {lat['decisions']} decisions "
-          f"({'PASS' if ok else 'FAIL'}: <= {args.p95} / {args.max} s); the page's timer was at most "
-          f"{result['page_timer_worst_delay_ms']} ms late")
+    print(
+        f"{args.difficulty} in the worker: p95 {lat['p95_s']} s, max {lat['max_s']} s over {lat['decisions']} decisions "
+        f"({'PASS' if ok else 'FAIL'}: <= {args.p95} / {args.max} s); the page's timer was at most "
+        f"{result['page_timer_worst_delay_ms']} ms late"
+    )
     return 0 if ok else 1
 
 

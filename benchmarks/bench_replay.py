@@ -34,9 +34,9 @@ def whole_record_replay(match: Match, number: int) -> int:
     events = data["events"]
     starts = [i for i, e in enumerate(events) if e["e"] == "round_started"]
     ends = [i for i, e in enumerate(events) if e["e"] in ("round_ended", "redealt")]
-    replay = from_record(dict(data, events=events[:starts[number - 1] + 1], seed=None, deals=data["deals"][:number]))
+    replay = from_record(dict(data, events=events[: starts[number - 1] + 1], seed=None, deals=data["deals"][:number]))
     n = 0
-    for raw in events[starts[number - 1] + 1:ends[number - 1] + 1]:
+    for raw in events[starts[number - 1] + 1 : ends[number - 1] + 1]:
         action = action_of_event(event_from_dict(raw))
         if action is not None:
             replay.apply(action)
@@ -63,8 +63,10 @@ def main() -> None:
     last = len(match.rounds)
     new = cpu(lambda: replay_frames(match, last, 0), args.repeat)
     old = cpu(lambda: whole_record_replay(match, last), args.repeat)
-    print(f"replay of round {last} of {last}: one round {1000 * new:.1f} ms, "
-          f"whole record first {1000 * old:.1f} ms (median CPU of {args.repeat})")
+    print(
+        f"replay of round {last} of {last}: one round {1000 * new:.1f} ms, "
+        f"whole record first {1000 * old:.1f} ms (median CPU of {args.repeat})"
+    )
 
 
 if __name__ == "__main__":

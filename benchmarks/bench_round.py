@@ -44,13 +44,22 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 TARGETS = ("checked", "deck3", "deck4", "match", "heuristic", "search", "judge", "follow4")
-UNITS = {"checked": "rounds/s", "match": "rounds/s", "deck3": "µs/card", "deck4": "µs/card", "heuristic": "rounds/s",
-         "search": "decisions/s", "judge": "requests/s", "follow4": "ms/check"}
+UNITS = {
+    "checked": "rounds/s",
+    "match": "rounds/s",
+    "deck3": "µs/card",
+    "deck4": "µs/card",
+    "heuristic": "rounds/s",
+    "search": "decisions/s",
+    "judge": "requests/s",
+    "follow4": "ms/check",
+}
 LOWER_IS_BETTER = {"deck3", "deck4", "follow4"}
 
 
 # ---------------------------------------------------------------- workloads (run in a worker)
 # Only APIs present in both this checkout and the baseline are used here.
+
 
 def _full_round(rules: Any, rng: random.Random) -> tuple[Any, int]:
     """One round of the full definition; returns the round and the number of actions."""
@@ -266,15 +275,38 @@ def follow4_cases() -> list[tuple[list[int], list[int], list[int], Any]]:
     ctx = TrumpContext(2, 1, 4)
     by_order = sorted((c for c in range(54) if ctx.eff[c] == 4), key=lambda c: (ctx.order[c], c))
     leads = (
-        [13] * 2 + [14] * 2 + [16] * 2 + [17] * 2 + [19] * 2 + [20] * 2 + [22] * 4 + [24] * 4 + [52] * 3 + [0] * 3
-        + [26] * 2 + [53] * 2,
-        [13] * 2 + [14] * 2 + [15] * 2 + [17] * 2 + [18] * 2 + [19] * 2 + [21] * 2 + [22] * 2 + [23] * 2 + [25] * 4
-        + [52] * 3 + [0] * 3 + [53] * 2,
+        [13] * 2
+        + [14] * 2
+        + [16] * 2
+        + [17] * 2
+        + [19] * 2
+        + [20] * 2
+        + [22] * 4
+        + [24] * 4
+        + [52] * 3
+        + [0] * 3
+        + [26] * 2
+        + [53] * 2,
+        [13] * 2
+        + [14] * 2
+        + [15] * 2
+        + [17] * 2
+        + [18] * 2
+        + [19] * 2
+        + [21] * 2
+        + [22] * 2
+        + [23] * 2
+        + [25] * 4
+        + [52] * 3
+        + [0] * 3
+        + [53] * 2,
         [13] * 3 + [14] * 3 + [16] * 3 + [17] * 3 + [19] * 2 + [20] * 2 + [22] * 4 + [24] * 4 + [52] * 3 + [0] * 3,
     )
-    hands = ([c for c in by_order[:13] for _ in range(3)] + [52],
-             [c for c in by_order[3:13] for _ in range(4)],
-             [c for c in by_order[2:15] for _ in range(3)] + [53])
+    hands = (
+        [c for c in by_order[:13] for _ in range(3)] + [52],
+        [c for c in by_order[3:13] for _ in range(4)],
+        [c for c in by_order[2:15] for _ in range(3)] + [53],
+    )
     return [(sorted(lead), hand, sorted(hand[:30]), ctx) for lead in leads for hand in hands]
 
 
@@ -314,19 +346,23 @@ def rate(target: str, r: dict[str, Any]) -> float:
 # ---------------------------------------------------------------- driver
 def baseline_tree(ref: str) -> Path:
     """A detached worktree of ``ref`` (reused when it is already there)."""
-    sha = subprocess.run(["git", "-C", str(ROOT), "rev-parse", ref], check=True, capture_output=True,
-                         text=True).stdout.strip()
+    sha = subprocess.run(["git", "-C", str(ROOT), "rev-parse", ref], check=True, capture_output=True, text=True).stdout.strip()
     path = Path("/tmp") / f"tuolaji-baseline-{sha[:12]}"
     if not (path / "src" / "tuolaji").exists():
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), sha], check=True,
-                       capture_output=True)
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), sha], check=True, capture_output=True)
     return path
 
 
 def run_worker(src: Path, target: str, seed: int) -> dict[str, Any]:
     env = dict(os.environ, PYTHONPATH=str(src / "src"), PYTHONHASHSEED="0")
-    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", target, "--seed", str(seed)],
-                         check=True, capture_output=True, text=True, env=env, cwd=str(src))
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--worker", target, "--seed", str(seed)],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(src),
+    )
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
@@ -357,15 +393,17 @@ def main() -> None:
         rates: dict[str, list[float]] = {name: [] for name, _ in sides}
         sums: dict[str, set[int]] = {name: set() for name, _ in sides}
         for i in range(args.repeat):
-            for name, src in (sides if i % 2 == 0 else sides[::-1]):
+            for name, src in sides if i % 2 == 0 else sides[::-1]:
                 r = run_worker(src, target, args.seed)
                 rates[name].append(rate(target, r))
                 sums[name].add(r["checksum"])
         line = [f"{target:9s} {UNITS[target]:12s}"]
         for name, _ in sides:
             runs = rates[name]
-            line.append(f"{name}: median {statistics.median(runs):10.2f} range {min(runs):.2f}–{max(runs):.2f}"
-                        f" checksum {','.join(f'{s:08x}' for s in sorted(sums[name]))}")
+            line.append(
+                f"{name}: median {statistics.median(runs):10.2f} range {min(runs):.2f}–{max(runs):.2f}"
+                f" checksum {','.join(f'{s:08x}' for s in sorted(sums[name]))}"
+            )
         if len(sides) == 2:
             a, b = (statistics.median(rates[name]) for name, _ in sides)
             speedup = b / a if target in LOWER_IS_BETTER else a / b

@@ -40,8 +40,14 @@ async def run(rooms_n: int, actions: int) -> tuple[float, float]:
     rooms: list[tuple[Room, list[Conn]]] = []
     for r in range(rooms_n):
         seats = [Seat(name=f"p{s}", token=hash_token(f"t{r}-{s}")) for s in range(4)]
-        room = Room(f"R{r:04d}", Match(rules="classic", seed=r), seats=seats, host=seats[0].token,
-                    settings={"speed": "instant", "difficulty": "easy"}, offload=on_loop)
+        room = Room(
+            f"R{r:04d}",
+            Match(rules="classic", seed=r),
+            seats=seats,
+            host=seats[0].token,
+            settings={"speed": "instant", "difficulty": "easy"},
+            offload=on_loop,
+        )
         tables.add(room)
         conns = []
         for s in range(4):
@@ -72,7 +78,7 @@ async def run(rooms_n: int, actions: int) -> tuple[float, float]:
             elif rnd.turn is not None:
                 seat = rnd.turn
                 if rnd.phase == Phase.BURY:
-                    msg = {"type": "bury", "cards": cards_str(rnd.hands[seat][:rnd.kitty_size])}
+                    msg = {"type": "bury", "cards": cards_str(rnd.hands[seat][: rnd.kitty_size])}
                 elif rnd.phase == Phase.PLAY:
                     msg = {"type": "play", "cards": cards_str(random_legal(observe(rnd, seat), rng))}
                 else:
@@ -101,8 +107,10 @@ def main() -> None:
         return
     runs = [asyncio.run(run(a.rooms, a.actions)) for _ in range(a.repeat)]
     per = statistics.median(r[0] for r in runs)
-    print(f"{a.rooms} rooms, {a.actions} client actions x {a.repeat}: median {per:.0f} us CPU per action "
-          f"(runs: {', '.join(f'{r[0]:.0f}' for r in runs)}); {runs[0][1]:.0f} bytes of state sent per action")
+    print(
+        f"{a.rooms} rooms, {a.actions} client actions x {a.repeat}: median {per:.0f} us CPU per action "
+        f"(runs: {', '.join(f'{r[0]:.0f}' for r in runs)}); {runs[0][1]:.0f} bytes of state sent per action"
+    )
 
 
 if __name__ == "__main__":

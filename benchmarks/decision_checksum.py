@@ -61,14 +61,27 @@ def heuristic_rounds(preset: str, deals: int, search: int) -> dict[str, Any]:
             what = (type(e).__name__, getattr(e, "seat", None), getattr(e, "cards", None), getattr(e, "card", None))
             check = zlib.crc32(repr(what).encode(), check)
         events += len(rnd.events)
-    return {"preset": preset, "rounds": deals, "events": events, "decisions": decisions, "checksum": f"{check:08x}",
-            "search_decisions": searched, "search_checksum": f"{search_check:08x}"}
+    return {
+        "preset": preset,
+        "rounds": deals,
+        "events": events,
+        "decisions": decisions,
+        "checksum": f"{check:08x}",
+        "search_decisions": searched,
+        "search_checksum": f"{search_check:08x}",
+    }
 
 
 def run(src: Path, deals: int, search: int) -> list[dict[str, Any]]:
     env = dict(os.environ, PYTHONPATH=str(src / "src"), PYTHONHASHSEED="0")
-    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", "--deals", str(deals),
-                          "--search", str(search)], check=True, capture_output=True, text=True, env=env, cwd=str(src))
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--worker", "--deals", str(deals), "--search", str(search)],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(src),
+    )
     return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
 
 

@@ -31,18 +31,32 @@ def main() -> None:
     p.add_argument("--speed", default="fast", choices=["normal", "fast", "instant"])
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args()
-    args = argparse.Namespace(tables=a.tables, clients=1, think=0.5, duration=a.minutes * 60, warmup=10.0,
-                              speed=a.speed, difficulty="easy", url=None, seed=a.seed, json=False,
-                              rss_every=a.every)
+    args = argparse.Namespace(
+        tables=a.tables,
+        clients=1,
+        think=0.5,
+        duration=a.minutes * 60,
+        warmup=10.0,
+        speed=a.speed,
+        difficulty="easy",
+        url=None,
+        seed=a.seed,
+        json=False,
+        rss_every=a.every,
+    )
     r = asyncio.run(main_async(args))
     rss = r["server_rss_mb"] or []
     half = [x for x in rss if x[0] >= rss[-1][0] / 2] if rss else []
     growth = (half[-1][1] - half[0][1]) / max(1e-9, half[-1][0] - half[0][0]) * 600 if len(half) > 1 else float("nan")
     lat = r["latency_ms"]
-    print(f"soak: {a.tables} tables at {a.speed} speed for {r['duration_s']} s; client actions {r['client_actions']}, "
-          f"server actions/s {r['server_actions_per_s']}; p99 {lat['p99']} ms; errors {r['errors']}")
-    print(f"server RSS MB: start {rss[0][1] if rss else '?'}, half-way {half[0][1] if half else '?'}, "
-          f"end {rss[-1][1] if rss else '?'}; growth over the second half {growth:.1f} MB per 10 minutes")
+    print(
+        f"soak: {a.tables} tables at {a.speed} speed for {r['duration_s']} s; client actions {r['client_actions']}, "
+        f"server actions/s {r['server_actions_per_s']}; p99 {lat['p99']} ms; errors {r['errors']}"
+    )
+    print(
+        f"server RSS MB: start {rss[0][1] if rss else '?'}, half-way {half[0][1] if half else '?'}, "
+        f"end {rss[-1][1] if rss else '?'}; growth over the second half {growth:.1f} MB per 10 minutes"
+    )
 
 
 if __name__ == "__main__":

@@ -48,8 +48,10 @@ def main(argv: list[str] | None = None) -> int:
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     failed = [(s, why) for s, _, why in results if why]
     rounds = sum(r for _, r, _ in results)
-    print(f"{len(results)} matches (seeds {args.start}..{args.start + args.matches - 1}), {rounds} rounds, "
-          f"{wall:.1f} s wall" + (f", {len(results) / cpu:.2f} matches/s CPU (this process)" if args.workers == 1 else ""))
+    print(
+        f"{len(results)} matches (seeds {args.start}..{args.start + args.matches - 1}), {rounds} rounds, "
+        f"{wall:.1f} s wall" + (f", {len(results) / cpu:.2f} matches/s CPU (this process)" if args.workers == 1 else "")
+    )
     for seed, why in failed:
         print(f"FAILED seed {seed}:\n{why}")
     print(f"{len(results) - len(failed)} passed, {len(failed)} failed")

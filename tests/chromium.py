@@ -8,8 +8,15 @@ from typing import Any
 import pytest
 
 CHROMIUM = os.environ.get("TUOLAJI_CHROMIUM", "/usr/bin/chromium")  # Debian's chromium (.ci/run installs it)
-CHROMIUM_ARGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run")
+CHROMIUM_ARGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
 
 
 def launch_chromium(playwright_api: Any, *extra_args: str) -> Any:

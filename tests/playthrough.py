@@ -37,8 +37,9 @@ def random_lead(rnd: Round, seat: int, rng: random.Random, throw_p: float, multi
     return random_play(rnd, seat, rng)
 
 
-def random_action(rnd: Round, rng: random.Random, *, throw_p: float = 0.15, multi_p: float = 0.3,
-                  declare_p: float = 0.04) -> Action:
+def random_action(
+    rnd: Round, rng: random.Random, *, throw_p: float = 0.15, multi_p: float = 0.3, declare_p: float = 0.04
+) -> Action:
     """A random action the engine must accept, for whoever acts now."""
     phase = rnd.phase
     if phase == Phase.DEAL:
@@ -102,7 +103,7 @@ def cards_in_round(rnd: Round) -> Counter[int]:
     total: Counter[int] = Counter()
     for hand in rnd.hands:
         total.update(hand)
-    total.update(rnd.deck[rnd.dealt:rnd.players * rnd.hand_size])
+    total.update(rnd.deck[rnd.dealt : rnd.players * rnd.hand_size])
     total.update(rnd.kitty)
     for trick in rnd.tricks:
         for play in trick.plays:

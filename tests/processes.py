@@ -26,8 +26,12 @@ def tuolaji(*args: str, log: Path) -> Proc:
     """``python -m tuolaji.cli ARGS --no-browser``, its output appended to ``log`` (a pipe nobody
     reads would stop the server once full)."""
     with open(log, "ab") as out:
-        return subprocess.Popen([sys.executable, "-m", "tuolaji.cli", *args, "--no-browser"],
-                                stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        return subprocess.Popen(
+            [sys.executable, "-m", "tuolaji.cli", *args, "--no-browser"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
 
 
 def serve(db: Path, port: int, *extra: str) -> Proc:

@@ -20,8 +20,17 @@ from tuolaji.server.testing import LiveServer
 Msg = dict[str, Any]
 
 
-def create_game(srv: LiveServer, *, seed: int = 7, seat: int | None = 0, token: str | None = None,
-                start: bool = True, speed: str = "instant", difficulty: str = "easy", **extra: Any) -> Msg:
+def create_game(
+    srv: LiveServer,
+    *,
+    seed: int = 7,
+    seat: int | None = 0,
+    token: str | None = None,
+    start: bool = True,
+    speed: str = "instant",
+    difficulty: str = "easy",
+    **extra: Any,
+) -> Msg:
     headers = {"X-Tuolaji-Token": token} if token else {}
     body = {"seed": seed, "seat": seat, "start": start, "speed": speed, "difficulty": difficulty, **extra}
     r = httpx.post(srv.url + "/api/games", json=body, headers=headers, timeout=10)
@@ -35,8 +44,7 @@ def create_game(srv: LiveServer, *, seed: int = 7, seat: int | None = 0, token: 
 class Client:
     """A WebSocket client that keeps every message it received (for the leak checks)."""
 
-    def __init__(self, srv: LiveServer, code: str, *, token: str | None = None, lang: str = "en",
-                 hello: bool = True) -> None:
+    def __init__(self, srv: LiveServer, code: str, *, token: str | None = None, lang: str = "en", hello: bool = True) -> None:
         self.srv = srv
         self.code = code
         self.ws = connect(srv.url.replace("http", "ws", 1) + f"/ws/{code}", open_timeout=10, max_size=2**22).__enter__()
@@ -97,8 +105,7 @@ class Client:
     def refused(self, obj: Any) -> Msg:
         """Send something the server must refuse; return the refusal."""
         mid = self.send(obj)
-        m = self.wait(lambda m: m["type"] in ("refused", "state") and (m["type"] == "refused" or
-                                                                       mid in (m.get("re") or [])))
+        m = self.wait(lambda m: m["type"] in ("refused", "state") and (m["type"] == "refused" or mid in (m.get("re") or [])))
         assert m["type"] == "refused", f"accepted: {obj!r}"
         if mid is not None and "re" in m:
             assert m["re"] == mid
@@ -111,8 +118,9 @@ class Client:
     def act(self, obj: Msg) -> Msg:
         """Send an action that must be accepted; return the state that acknowledges it."""
         mid = self.send(obj)
-        m = self.wait(lambda m: (m["type"] == "state" and mid in (m.get("re") or [])) or
-                      (m["type"] == "refused" and m.get("re") == mid))
+        m = self.wait(
+            lambda m: (m["type"] == "state" and mid in (m.get("re") or [])) or (m["type"] == "refused" and m.get("re") == mid)
+        )
         assert m["type"] == "state", f"refused: {m}"
         return m
 
@@ -160,8 +168,7 @@ def play_turn(c: Client, srv: LiveServer, rng: random.Random | None = None) -> M
     raise AssertionError(f"nothing to do in phase {phase}")
 
 
-def until(c: Client, srv: LiveServer, pred: Callable[[Msg], bool], *, limit: int = 400,
-          rng: random.Random | None = None) -> Msg:
+def until(c: Client, srv: LiveServer, pred: Callable[[Msg], bool], *, limit: int = 400, rng: random.Random | None = None) -> Msg:
     """Play this client's turns (others are bots) until ``pred(state)`` holds at its turn or break."""
     for _ in range(limit):
         s = c.wait_state(lambda s: my_turn(s) or s["between"] or s["view"]["over"], timeout=30)

@@ -138,13 +138,15 @@ def test_memory_finds_voids_and_samples_respect_them() -> None:
             for suit in mem.void[s]:
                 assert not any(eff[c] == suit for c in rnd.hands[s])
         assert sum(mem.unseen.values()) == sum(len(rnd.hands[s]) for s in range(4) if s != seat) + (
-            0 if seat == rnd.dealer else len(rnd.kitty))
+            0 if seat == rnd.dealer else len(rnd.kitty)
+        )
         for _ in range(5):
             hands, kitty = sample_hidden(obs, mem, rng)
             assert [len(h) for h in hands] == [len(h) for h in rnd.hands]
             assert hands[seat] == list(obs.hand) and len(kitty) == rnd.kitty_size
-            assert Counter(c for h in hands for c in h) + Counter(kitty) == Counter(
-                c for h in rnd.hands for c in h) + Counter(rnd.kitty)
+            assert Counter(c for h in hands for c in h) + Counter(kitty) == Counter(c for h in rnd.hands for c in h) + Counter(
+                rnd.kitty
+            )
             for s in range(rnd.players):
                 if s != seat:
                     assert not any(eff[c] in mem.void[s] for c in hands[s])
@@ -160,8 +162,11 @@ def test_built_round_with_the_true_hands_plays_like_the_real_one(preset: str) ->
     for i in range(6):
         deck, level, dealer = duplicate_deck(rules, 7, i)
         for tricks in (1, 4, 9):
-            rnd = play_to(Round(rules=rules, deck=deck, level=level, dealer=dealer),
-                          [make_bot("heuristic", seed=k) for k in range(4)], tricks=tricks)
+            rnd = play_to(
+                Round(rules=rules, deck=deck, level=level, dealer=dealer),
+                [make_bot("heuristic", seed=k) for k in range(4)],
+                tricks=tricks,
+            )
             if rnd.phase != Phase.PLAY:
                 continue
             hidden_friends += rnd.friend is not None and not rnd.friend_revealed
@@ -173,7 +178,10 @@ def test_built_round_with_the_true_hands_plays_like_the_real_one(preset: str) ->
                 rollout(built, random.Random(i))
                 assert real.result is not None and built.result is not None
                 assert (real.result.attacker_points, real.result.team, real.result.levels) == (
-                    built.result.attacker_points, built.result.team, built.result.levels)
+                    built.result.attacker_points,
+                    built.result.team,
+                    built.result.levels,
+                )
     assert hidden_friends > 0 or preset == "classic"
 
 

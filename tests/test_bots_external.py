@@ -127,17 +127,24 @@ def _faulty_deal(cmd: str, timeout: float = 0.3, kinds: set[str] | None = None) 
 
 
 def test_crashing_bot_falls_back(tmp_path: Path) -> None:
-    cmd = _script(tmp_path, "crash.py", """
+    cmd = _script(
+        tmp_path,
+        "crash.py",
+        """
         import sys
         sys.stdin.readline()
         sys.exit(3)
-    """)
+    """,
+    )
     faults, illegal = _faulty_deal(cmd, timeout=10, kinds={"crash"})  # room for a slow start on a busy machine
     assert faults > 0 and illegal == 0
 
 
 def test_slow_bot_times_out_and_falls_back(tmp_path: Path) -> None:
-    cmd = _script(tmp_path, "slow.py", """
+    cmd = _script(
+        tmp_path,
+        "slow.py",
+        """
         import json, sys, time
         n = 0
         for line in sys.stdin:
@@ -151,13 +158,17 @@ def test_slow_bot_times_out_and_falls_back(tmp_path: Path) -> None:
             print(json.dumps({"id": req["id"], "cards": None if req["decision"] == "declare" else
                               (req["legal"][0] if req["decision"] == "play" else req["state"]["hand"][:8])}),
                   flush=True)
-    """)
+    """,
+    )
     faults, illegal = _faulty_deal(cmd, kinds={"timeout"})
     assert faults > 0 and illegal == 0
 
 
 def test_garbage_and_illegal_answers_fall_back(tmp_path: Path) -> None:
-    cmd = _script(tmp_path, "liar.py", """
+    cmd = _script(
+        tmp_path,
+        "liar.py",
+        """
         import json, sys
         for i, line in enumerate(sys.stdin):
             req = json.loads(line)
@@ -167,7 +178,8 @@ def test_garbage_and_illegal_answers_fall_back(tmp_path: Path) -> None:
                 print(json.dumps({"id": req["id"], "cards": ["S2", "S2", "S2", "BJ"]}), flush=True)
             else:
                 print(json.dumps({"id": req["id"], "cards": ["XX"]}), flush=True)
-    """)
+    """,
+    )
     faults, illegal = _faulty_deal(cmd, timeout=10, kinds={"unreadable", "illegal"})
     assert faults > 0 and illegal == 0
 
@@ -181,7 +193,10 @@ def test_missing_program_falls_back() -> None:
 
 
 def test_illegal_play_reason_names_the_rule(tmp_path: Path) -> None:
-    cmd = _script(tmp_path, "nothand.py", """
+    cmd = _script(
+        tmp_path,
+        "nothand.py",
+        """
         import json, sys
         for line in sys.stdin:
             req = json.loads(line)
@@ -191,7 +206,8 @@ def test_illegal_play_reason_names_the_rule(tmp_path: Path) -> None:
             hand = req["state"]["hand"]
             cards = None if d == "declare" else hand[:req["state"]["kitty_size"]] if d == "bury" else ["BJ"] * 3
             print(json.dumps({"id": req["id"], "cards": cards}), flush=True)
-    """)
+    """,
+    )
     r = play_deal(f"cmd:{cmd}", "random", RULES, 2, 0)
     assert set(r.a.fault_reasons) == {"illegal: play not_in_hand"}
 
@@ -199,7 +215,10 @@ def test_illegal_play_reason_names_the_rule(tmp_path: Path) -> None:
 def test_sim_names_the_log_file_and_reports_fault_reasons(tmp_path: Path, capsys: Any) -> None:
     from tuolaji.sim.cli import build_parser, main
 
-    cmd = _script(tmp_path, "talker.py", """
+    cmd = _script(
+        tmp_path,
+        "talker.py",
+        """
         import json, sys
         print("hello from the bot", file=sys.stderr, flush=True)
         for i, line in enumerate(sys.stdin):
@@ -207,7 +226,8 @@ def test_sim_names_the_log_file_and_reports_fault_reasons(tmp_path: Path, capsys
             if "event" in req:
                 continue
             print("not json" if i == 0 else json.dumps({"id": req["id"], "cards": None}), flush=True)
-    """)
+    """,
+    )
     spec = f"cmd:{cmd}"
     assert main(["--bot", spec, "--bot", "random", "--deals", "1", "--json", "--bot-log", str(tmp_path / "logs")]) == 0
     report = json.loads(capsys.readouterr().out)

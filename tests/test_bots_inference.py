@@ -26,8 +26,9 @@ def _positions(count: int) -> list[tuple[Round, Observation]]:
     out = []
     for i in range(count):
         deck, level, dealer = duplicate_deck(RULES, 99, i)
-        rnd = play_to(Round(rules=RULES, deck=deck, level=level, dealer=dealer), [HeuristicBot(s) for s in range(4)],
-                      tricks=6 + i % 8)
+        rnd = play_to(
+            Round(rules=RULES, deck=deck, level=level, dealer=dealer), [HeuristicBot(s) for s in range(4)], tricks=6 + i % 8
+        )
         if rnd.phase == Phase.PLAY and rnd.turn is not None:
             out.append((rnd, observe(rnd, rnd.turn)))
     return out

@@ -109,8 +109,7 @@ def test_samples_before_play_fill_every_hand_and_the_kitty() -> None:
 
 def test_every_setup_search_plays_variants_legally() -> None:
     for preset in ("bianfeng-friend", "bianfeng-fixed", "three-deck"):
-        r = play_deal("search:playing=false,iterations=4,setup_steps=2000,time=30", "heuristic",
-                      load_rules(preset), 5, 1)
+        r = play_deal("search:playing=false,iterations=4,setup_steps=2000,time=30", "heuristic", load_rules(preset), 5, 1)
         assert r.a.illegal == 0 and r.b.illegal == 0, preset
 
 

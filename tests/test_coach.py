@@ -75,10 +75,13 @@ def test_must_play_tractor_names_a_tractor_the_follower_holds(lang: str) -> None
     assert len(comps) == 1 and comps[0].k == 2 and comps[0].m == 2, f"{example} is not a tractor"
 
 
-@pytest.mark.parametrize("k,code,preset,lead,mine", [
-    (2, "must_play_pair", "classic", "S3 S3", "S9 S9 SJ SJ S5 S8 SK"),
-    (3, "must_play_triple", "three-deck", "S3 S3 S3", "S9 S9 S9 S5 S8"),
-])
+@pytest.mark.parametrize(
+    "k,code,preset,lead,mine",
+    [
+        (2, "must_play_pair", "classic", "S3 S3", "S9 S9 SJ SJ S5 S8 SK"),
+        (3, "must_play_triple", "three-deck", "S3 S3 S3", "S9 S9 S9 S5 S8"),
+    ],
+)
 def test_must_play_tuples_lists_the_followers_own(k: int, code: str, preset: str, lead: str, mine: str) -> None:
     rnd = trick_led(PRESETS[preset], {0: lead, 1: mine}, lead)
     assert rnd.turn == 1 and rnd.ctx is not None

@@ -88,11 +88,21 @@ def test_find_a_friend_sides_of_unequal_size_share_the_same_total() -> None:
     smaller side shares the same total, odd coins to the lowest seats."""
     rules = RuleSet(stake=100, partnership="find_friend")
     # the dealer alone against three, winning one level: three stakes to the dealer
-    assert round_coins(rules, dealer_side=(0,), team="dealer", levels=1, overrides=0,
-                       failed_throws=(0, 0, 0, 0)) == (300, -100, -100, -100)
+    assert round_coins(rules, dealer_side=(0,), team="dealer", levels=1, overrides=0, failed_throws=(0, 0, 0, 0)) == (
+        300,
+        -100,
+        -100,
+        -100,
+    )
     six = RuleSet(stake=100, partnership="find_friend", players=6)
-    assert round_coins(six, dealer_side=(0, 3), team="attackers", levels=2, overrides=0,
-                       failed_throws=(0,) * 6) == (-400, 200, 200, -400, 200, 200)
+    assert round_coins(six, dealer_side=(0, 3), team="attackers", levels=2, overrides=0, failed_throws=(0,) * 6) == (
+        -400,
+        200,
+        200,
+        -400,
+        200,
+        200,
+    )
     eight = RuleSet(stake=100, partnership="find_friend", players=8)
     got = round_coins(eight, dealer_side=(0, 2, 5), team="dealer", levels=1, overrides=0, failed_throws=(0,) * 8)
     assert got == (167, -100, 167, -100, -100, 166, -100, -100) and sum(got) == 0

@@ -111,8 +111,11 @@ def test_kill_9_at_random_moments_loses_no_acknowledged_action(tmp_path: Path) -
     players: list[Seat0] = []
     try:
         for i in range(3):  # three games played at once: concurrent writes
-            r = httpx.post(f"http://127.0.0.1:{port}/api/games", timeout=10,
-                           json={"seed": 100 + i, "seat": 0, "speed": "instant", "difficulty": "easy"})
+            r = httpx.post(
+                f"http://127.0.0.1:{port}/api/games",
+                timeout=10,
+                json={"seed": 100 + i, "seat": 0, "speed": "instant", "difficulty": "easy"},
+            )
             players.append(Seat0(port, r.json()["code"], r.json()["token"], rng))
         acked = 0
         for _ in range(6):

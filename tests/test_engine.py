@@ -187,8 +187,9 @@ def _ready(hands: dict[int, str], kitty: str, level: int, bury: str) -> Round:
 
 def test_a_failed_throw_plays_the_forced_combination_and_keeps_the_rest() -> None:
     # level 2, hearts trump (the kitty's first card). Seat 0 throws SAA + SQ; seat 1 holds SK.
-    rnd = _ready({0: "SA SA SQ C3 C3 C4 C4 C6 C6 C7 C7", 1: "SK S3 S4", 2: "SK S5", 3: "S6 S8"}, "H3", 2,
-                 "C3 C3 C4 C4 C6 C6 C7 C7")
+    rnd = _ready(
+        {0: "SA SA SQ C3 C3 C4 C4 C6 C6 C7 C7", 1: "SK S3 S4", 2: "SK S5", 3: "S6 S8"}, "H3", 2, "C3 C3 C4 C4 C6 C6 C7 C7"
+    )
     assert rnd.ctx is not None and rnd.ctx.trump == 1
     rnd.apply(Play(0, tuple(parse_cards("SA SA SQ"))))
     played = [e for e in rnd.events if isinstance(e, Played)][-1]
@@ -204,8 +205,9 @@ def test_a_failed_throw_plays_the_forced_combination_and_keeps_the_rest() -> Non
 def test_a_failed_throw_names_the_first_seat_that_beats_it_and_the_combination_shown() -> None:
     # Seat 0 throws SA + SJ SJ. The pair fails first (RULES.md §3: largest shape first): seat 2
     # holds SQ SQ and seat 3 SK SK; seat 2 comes first in play order and shows its lowest beating pair.
-    rnd = _ready({0: "SA SJ SJ C3 C3 C4 C4 C6 C6 C7 C7", 1: "S3 S4", 2: "SQ SQ S5", 3: "SK SK S6"}, "H3", 2,
-                 "C3 C3 C4 C4 C6 C6 C7 C7")
+    rnd = _ready(
+        {0: "SA SJ SJ C3 C3 C4 C4 C6 C6 C7 C7", 1: "S3 S4", 2: "SQ SQ S5", 3: "SK SK S6"}, "H3", 2, "C3 C3 C4 C4 C6 C6 C7 C7"
+    )
     rnd.apply(Play(0, tuple(parse_cards("SA SJ SJ"))))
     played = [e for e in rnd.events if isinstance(e, Played)][-1]
     assert played.cards == tuple(parse_cards("SJ SJ"))
@@ -221,8 +223,7 @@ def test_an_event_without_a_failed_throw_reads_as_before() -> None:
 
 
 def test_a_valid_throw_stands() -> None:
-    rnd = _ready({0: "SA SA SK C3 C3 C4 C4 C6 C6 C7 C7", 1: "SK S3", 2: "SQ SQ", 3: "S6 S8"}, "H3", 2,
-                 "C3 C3 C4 C4 C6 C6 C7 C7")
+    rnd = _ready({0: "SA SA SK C3 C3 C4 C4 C6 C6 C7 C7", 1: "SK S3", 2: "SQ SQ", 3: "S6 S8"}, "H3", 2, "C3 C3 C4 C4 C6 C6 C7 C7")
     rnd.apply(Play(0, tuple(parse_cards("SA SA SK"))))  # SAA is the top pair, the other SK only equals SK
     played = [e for e in rnd.events if isinstance(e, Played)][-1]
     assert played.attempted is None and sorted(played.cards) == sorted(parse_cards("SA SA SK"))
@@ -309,8 +310,7 @@ def test_golden_playthrough_loads_identically() -> None:
 
 def test_a_record_written_before_failed_throws_named_their_beater_still_loads() -> None:
     golden = _golden()
-    old = {**golden, "events": [{k: v for k, v in e.items() if k not in ("beaten_by", "beating")}
-                                for e in golden["events"]]}
+    old = {**golden, "events": [{k: v for k, v in e.items() if k not in ("beaten_by", "beating")} for e in golden["events"]]}
     assert old["events"] != golden["events"], "the golden match has failed throws"
     assert to_record(from_record(old)) == golden
 

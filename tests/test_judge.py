@@ -33,21 +33,40 @@ def test_the_ops_are_the_documented_ones() -> None:
 
 
 def test_the_judge_takes_the_coin_settings_and_refuses_bad_coin_requests() -> None:
-    rules = {"stake": 100, "override_count_multiplies_stake": True, "throw_penalty": "stake",
-             "match_end": "timed", "match_minutes": 30, "match_target_level": "6"}
+    rules = {
+        "stake": 100,
+        "override_count_multiplies_stake": True,
+        "throw_penalty": "stake",
+        "match_end": "timed",
+        "match_minutes": 30,
+        "match_target_level": "6",
+    }
     ok = handle({**req("coins", points=0, dealer_side=[0, 2], overrides=1, failed_throws=[0, 0, 1, 0]), "rules": rules})
     assert ok["coins"] == [600, -600, 550, -600] and ok["levels"] == 3
-    for bad, word in (({"dealer_side": [0, 9]}, "dealer_side"), ({"dealer_side": []}, "dealer_side"),
-                      ({"overrides": -1}, "overrides"), ({"failed_throws": [0, 0]}, "failed_throws"),
-                      ({"points": "80"}, "points")):
+    for bad, word in (
+        ({"dealer_side": [0, 9]}, "dealer_side"),
+        ({"dealer_side": []}, "dealer_side"),
+        ({"overrides": -1}, "overrides"),
+        ({"failed_throws": [0, 0]}, "failed_throws"),
+        ({"points": "80"}, "points"),
+    ):
         answer = handle({**req("coins", points=0, dealer_side=[0, 2]), "rules": rules, **bad})
         assert word in answer["error"], answer
     refused = handle({**req("coins", points=0, dealer_side=[0]), "rules": {"stake": -5}})
     assert "stake" in refused["error"]
 
 
-@given(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(),
-                 st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=3), st.integers(), max_size=3)))
+@given(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.floats(allow_nan=False),
+        st.text(),
+        st.lists(st.integers(), max_size=3),
+        st.dictionaries(st.text(max_size=3), st.integers(), max_size=3),
+    )
+)
 def test_any_json_id_is_echoed(rid: Any) -> None:
     good = handle({**req("level_change", points=40), "id": rid})
     assert good == {"id": rid, "team": "dealer", "levels": 1}
@@ -94,11 +113,21 @@ def test_responses_are_one_line_and_not_ascii_escaped() -> None:
     assert out.getvalue().count("\n") == 1 and "黑桃A" in out.getvalue()
 
 
-@pytest.mark.parametrize("op,missing", [
-    ("winner", "plays"), ("legal", "lead"), ("legal", "hand"), ("legal", "play"), ("throw", "throw"),
-    ("throw", "hands"), ("combos", "cards"), ("kitty_multiplier", "play"), ("level_change", "points"),
-    ("declare", "bids"),
-])
+@pytest.mark.parametrize(
+    "op,missing",
+    [
+        ("winner", "plays"),
+        ("legal", "lead"),
+        ("legal", "hand"),
+        ("legal", "play"),
+        ("throw", "throw"),
+        ("throw", "hands"),
+        ("combos", "cards"),
+        ("kitty_multiplier", "play"),
+        ("level_change", "points"),
+        ("declare", "bids"),
+    ],
+)
 def test_a_missing_field_is_named(op: str, missing: str) -> None:
     full = {
         "winner": {"plays": [["SA"], ["SK"]]},
@@ -170,8 +199,9 @@ def test_the_judge_command() -> None:
     cmd = _judge_command()
     help_run = subprocess.run([*cmd, "--help"], capture_output=True, text=True, timeout=60)
     assert help_run.returncode == 0 and "JSON" in help_run.stdout
-    run = subprocess.run(cmd, input=json.dumps(req("level_change", points=155)) + "\nnot json\n",
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        cmd, input=json.dumps(req("level_change", points=155)) + "\nnot json\n", capture_output=True, text=True, timeout=60
+    )
     assert run.returncode == 0
     first, second = (json.loads(x) for x in run.stdout.splitlines())
     assert first == {"id": "t", "team": "attackers", "levels": 1} and "error" in second
@@ -195,6 +225,11 @@ def test_the_judge_command_answers_line_by_line() -> None:
 
 
 def test_python_module_entry() -> None:
-    run = subprocess.run([sys.executable, "-m", "tuolaji.cli", "judge"], input=json.dumps(req("combos", cards=["BJ"])),
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-m", "tuolaji.cli", "judge"],
+        input=json.dumps(req("combos", cards=["BJ"])),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert json.loads(run.stdout) == {"id": "t", "combos": [{"type": "single", "cards": ["BJ"]}]}

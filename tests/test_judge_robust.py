@@ -12,8 +12,7 @@ GOOD = b'{"id":3,"op":"combos","level":"2","cards":["SA"]}'
 
 
 def _judge(stdin: bytes) -> list[dict]:
-    run = subprocess.run([sys.executable, "-m", "tuolaji.cli", "judge"], input=stdin, capture_output=True,
-                         timeout=60)
+    run = subprocess.run([sys.executable, "-m", "tuolaji.cli", "judge"], input=stdin, capture_output=True, timeout=60)
     assert run.returncode == 0, run.stderr.decode(errors="replace")
     assert b"Traceback" not in run.stderr
     return [json.loads(line) for line in run.stdout.decode("utf-8").splitlines()]

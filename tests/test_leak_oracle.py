@@ -19,8 +19,7 @@ Msg = dict[str, Any]
 
 
 def state(seat: int, hand: list[str], events: list[Msg]) -> Msg:
-    return {"type": "state", "you": {"seat": seat}, "events": events,
-            "view": {"hand": hand, "kitty": None, "phase": "deal"}}
+    return {"type": "state", "you": {"seat": seat}, "events": events, "view": {"hand": hand, "kitty": None, "phase": "deal"}}
 
 
 def round_start(seat: int, card: str) -> list[Msg]:
@@ -42,10 +41,13 @@ def test_a_refusal_repeating_what_the_client_named_is_no_leak_across_a_round_sta
     assert stream.received(state(1, ["H3"], [])) == []
 
 
-@pytest.mark.parametrize("message", [
-    refusal("you do not hold ♥K"),  # a card the client never named
-    {"type": "hint", "action": {"type": "play", "cards": ["SA"]}},  # named, but a hint is no echo
-])
+@pytest.mark.parametrize(
+    "message",
+    [
+        refusal("you do not hold ♥K"),  # a card the client never named
+        {"type": "hint", "action": {"type": "play", "cards": ["SA"]}},  # named, but a hint is no echo
+    ],
+)
 def test_a_card_the_seat_may_not_see_is_still_caught(message: Msg) -> None:
     stream = ClientStream(1)
     stream.received(state(1, ["S5"], round_start(1, "S5")))

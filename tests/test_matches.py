@@ -43,7 +43,7 @@ def check_round(rnd: Round, first: bool) -> None:
         if first:
             assert rnd.dealer == declared[0].seat, "first round: the first declarer deals (抢庄)"
     else:
-        kitty = rnd.deck[rnd.players * rnd.hand_size:]
+        kitty = rnd.deck[rnd.players * rnd.hand_size :]
         suit = next((c // 13 for c in kitty if c < 52), None)
         assert fixed[0].trump == suit, "no declaration: the suit of the kitty's first non-joker card"
     res = rnd.result

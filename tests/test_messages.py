@@ -51,8 +51,12 @@ def test_reason_texts_cover_exactly_the_reason_codes() -> None:
 
 def test_chinese_texts_are_chinese() -> None:
     zh = catalog("zh")
-    english_only = [f"{sec}.{key}" for sec, texts in zh.items() for key, value in texts.items()
-                    if value.strip() and value == catalog("en")[sec][key] and any(ch.isalpha() and ch.isascii() for ch in value)]
+    english_only = [
+        f"{sec}.{key}"
+        for sec, texts in zh.items()
+        for key, value in texts.items()
+        if value.strip() and value == catalog("en")[sec][key] and any(ch.isalpha() and ch.isascii() for ch in value)
+    ]
     assert not english_only
 
 
@@ -76,12 +80,16 @@ def test_every_code_the_code_raises_is_a_reason() -> None:
             unknown.append(f"{where} {arg.value}")
     assert not unknown
     fields = catalog("en")["field"]
-    assert not [where for where, node, _ in calls({"Why": 0})
-                if not (isinstance(node.args[0], ast.Constant) and node.args[0].value in fields)]
+    assert not [
+        where
+        for where, node, _ in calls({"Why": 0})
+        if not (isinstance(node.args[0], ast.Constant) and node.args[0].value in fields)
+    ]
 
 
-@pytest.mark.parametrize("lang, expected", [("en", "play exactly 2 card(s), as many as the lead"),
-                                            ("zh-CN", "必须出 2 张牌，与首家张数相同")])
+@pytest.mark.parametrize(
+    "lang, expected", [("en", "play exactly 2 card(s), as many as the lead"), ("zh-CN", "必须出 2 张牌，与首家张数相同")]
+)
 def test_refusals_read_in_the_players_language(lang: str, expected: str) -> None:
     assert IllegalAction(Reason.WRONG_COUNT, n=2).message(lang) == expected
     assert text("reason", Reason.WRONG_COUNT, lang, n=2) == expected
@@ -110,8 +118,13 @@ def test_no_refusal_carries_an_english_sentence() -> None:
     for where, node, _ in calls(ERROR_TAKERS):
         for kw in node.keywords:
             v = kw.value
-            english = (isinstance(v, (ast.JoinedStr, ast.Constant)) and not isinstance(getattr(v, "value", ""), int)
-                       or isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "str")
+            english = (
+                isinstance(v, (ast.JoinedStr, ast.Constant))
+                and not isinstance(getattr(v, "value", ""), int)
+                or isinstance(v, ast.Call)
+                and isinstance(v.func, ast.Name)
+                and v.func.id == "str"
+            )
             if kw.arg in DETAIL_FIELDS and english:
                 found.append(f"{where} {kw.arg}=")
     assert not found
@@ -141,14 +154,28 @@ def test_the_engines_refusals_are_all_chinese_in_chinese() -> None:
     said = [_zh(exc) for exc in refusals]
     assert "现在不能这样做（发牌）" in said
     assert "这些牌不能亮主：级牌要带一张大王一起亮（级牌带同色王）" in said
-    assert _zh(IllegalAction(Reason.NO_REDEAL, why=Reason.REDEAL_POINTS, pts=25, most=10)) == \
-        "不能要求重新发牌：你的手牌有 25 分（最多 10 分才可以）"
-    assert IllegalAction(Reason.NO_REDEAL, why=Reason.REDEAL_POINTS, pts=25, most=10).message("en") == \
-        "you may not ask for a redeal: your hand holds 25 points (at most 10)"
+    assert (
+        _zh(IllegalAction(Reason.NO_REDEAL, why=Reason.REDEAL_POINTS, pts=25, most=10))
+        == "不能要求重新发牌：你的手牌有 25 分（最多 10 分才可以）"
+    )
+    assert (
+        IllegalAction(Reason.NO_REDEAL, why=Reason.REDEAL_POINTS, pts=25, most=10).message("en")
+        == "you may not ask for a redeal: your hand holds 25 points (at most 10)"
+    )
 
 
-@pytest.mark.parametrize("spec", [{"decks": 9}, {"declare_style": "xx"}, {"zz": 1}, "qq", {"match_end": "timed"},
-                                  {"hand_size": 20, "kitty_size": 8}, {"start_level": "Z"}])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"decks": 9},
+        {"declare_style": "xx"},
+        {"zz": 1},
+        "qq",
+        {"match_end": "timed"},
+        {"hand_size": 20, "kitty_size": 8},
+        {"start_level": "Z"},
+    ],
+)
 def test_rule_refusals_and_damaged_records_are_all_chinese_in_chinese(spec: object) -> None:
     with pytest.raises(RuleSetError) as err:
         load_rules(spec)  # type: ignore[arg-type]

@@ -24,8 +24,7 @@ SPADES = list(range(1, 9))  # ♠3..♠10: one plain suit (level 2 skipped), cha
 
 def hand_of(cards: list[int], copies: int, min_size: int, max_size: int) -> st.SearchStrategy[list[int]]:
     """A multiset of ``cards`` with at most ``copies`` of each, every size in range: no example is wasted."""
-    return st.integers(min_size, max_size).flatmap(
-        lambda n: st.permutations(cards * copies).map(lambda p: sorted(p[:n])))
+    return st.integers(min_size, max_size).flatmap(lambda n: st.permutations(cards * copies).map(lambda p: sorted(p[:n])))
 
 
 def suit_hand(decks: int, max_size: int = 12) -> st.SearchStrategy[list[int]]:
@@ -119,8 +118,9 @@ def test_ruff_needs_the_whole_structure(data: st.DataObject) -> None:
     assert winner == (1 if fits else 0)
 
 
-def reference_best_tuples(fixed: dict[int, int], rest: dict[int, int], r: int,
-                          tuple_needs: list[tuple[int, int]]) -> tuple[int, ...]:
+def reference_best_tuples(
+    fixed: dict[int, int], rest: dict[int, int], r: int, tuple_needs: list[tuple[int, int]]
+) -> tuple[int, ...]:
     """The plain search the fast one replaced: every count of every kind, exactly ``r`` extra cards."""
     sizes = [k for k, _ in tuple_needs]
     caps = [need for _, need in tuple_needs]

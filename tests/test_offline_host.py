@@ -107,8 +107,11 @@ def test_a_server_export_imports_and_a_bad_file_is_refused() -> None:
     assert len(saves.saves) == 1, "a refused import adds nothing"
     code = data["code"]
     assert call(host, "GET", f"/api/games/{code}/replay?round=1&seat=1")[0] == 200
-    for query, reason, said in (("round=x", "bad_replay", "回放需要局数和座位"), ("round=1&seat=9", "bad_seat", "没有 9 号座位"),
-                                ("round=2", "no_round", "第 2 局还没打完（已打完 1 局）")):
+    for query, reason, said in (
+        ("round=x", "bad_replay", "回放需要局数和座位"),
+        ("round=1&seat=9", "bad_seat", "没有 9 号座位"),
+        ("round=2", "no_round", "第 2 局还没打完（已打完 1 局）"),
+    ):
         status, refused = call(host, "GET", f"/api/games/{code}/replay?{query}", lang="zh")
         assert (status, refused["code"], refused["error"]) == (400, reason, said)  # as the server refuses
 
@@ -133,10 +136,12 @@ def test_the_packed_package_imports_without_the_servers_dependencies(tmp_path: P
     assert not {"server/app.py", "server/store.py", "cli.py"} & names
     zipped = tmp_path / "tuolaji.zip"
     pack_package(zipped)
-    code = ("import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2]); sys.path.insert(0, sys.argv[2]);"
-            "import tuolaji.offline.host, tuolaji.bots.search, tuolaji.server.coach;"
-            "from tuolaji.ruleset import load_rules; load_rules('three-deck');"
-            "assert 'starlette' not in sys.modules and 'rich' not in sys.modules")
+    code = (
+        "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2]); sys.path.insert(0, sys.argv[2]);"
+        "import tuolaji.offline.host, tuolaji.bots.search, tuolaji.server.coach;"
+        "from tuolaji.ruleset import load_rules; load_rules('three-deck');"
+        "assert 'starlette' not in sys.modules and 'rich' not in sys.modules"
+    )
     # -S: no site-packages, as in Pyodide, where only the standard library is there
     subprocess.run([sys.executable, "-S", "-c", code, str(zipped), str(tmp_path / "lib")], check=True, timeout=60)
 

@@ -276,8 +276,11 @@ def test_legal_plays_and_check_agree(seed: int, actions: int, data: st.DataObjec
     ctx = rnd.ctx
     assert ctx is not None and rnd.trick is not None
     lead = rnd.trick.plays[0] if rnd.trick.plays else None
-    bound = count_legal_plays(rnd, seat) if lead is None else count_submultisets(
-        sorted(Counter(c for c in hand if ctx.eff[c] == ctx.eff[lead[0]]).items()), len(lead))
+    bound = (
+        count_legal_plays(rnd, seat)
+        if lead is None
+        else count_submultisets(sorted(Counter(c for c in hand if ctx.eff[c] == ctx.eff[lead[0]]).items()), len(lead))
+    )
     if lead is not None and bound > ENUM_CAP:
         return
     gen = legal_plays(rnd, seat)
@@ -298,15 +301,19 @@ def test_legal_plays_and_check_agree(seed: int, actions: int, data: st.DataObjec
         for _ in range(100):
             if len(suit) >= len(lead):
                 candidates.append(tuple(rng.sample(suit, len(lead))))
-    candidates.extend(data.draw(st.lists(st.lists(st.sampled_from(hand), min_size=1, max_size=len(hand)).map(tuple),
-                                         max_size=10)))
+    candidates.extend(
+        data.draw(st.lists(st.lists(st.sampled_from(hand), min_size=1, max_size=len(hand)).map(tuple), max_size=10))
+    )
     for cand in candidates:
         in_hand = not (Counter(cand) - Counter(hand))
         accepted = _accepted(match, seat, cand)
         if complete or not accepted:
             assert accepted == (in_hand and tuple(sorted(cand)) in generated), (
-                cards_str(cand), "accepted" if accepted else "refused", "lead" if lead is None else cards_str(lead),
-                cards_str(hand))
+                cards_str(cand),
+                "accepted" if accepted else "refused",
+                "lead" if lead is None else cards_str(lead),
+                cards_str(hand),
+            )
         if lead is not None and in_hand and len(cand) == len(lead):
             assert accepted == (follow_reason(lead, hand, cand, ctx) is None)
 
@@ -409,7 +416,7 @@ def _follow_case(draw: st.DrawFn) -> tuple[TrumpContext, list[int], list[int]]:
     kinds = sorted((c for c in range(NUM_KINDS) if ctx.eff[c] == e), key=lambda c: (ctx.order[c], c))
     width = draw(st.integers(min_value=3, max_value=7))
     lo = draw(st.integers(min_value=0, max_value=max(0, len(kinds) - width)))
-    window = kinds[lo:lo + width]
+    window = kinds[lo : lo + width]
     pool = Counter(c for c in window for _ in range(2))
 
     def take(have: Counter[int], most_pairs: int, most_singles: int) -> Counter[int]:
@@ -494,7 +501,7 @@ def _trick_case(draw: st.DrawFn) -> tuple[TrumpContext, list[list[int]]]:
     def window(e: int) -> list[int]:
         kinds = sorted((c for c in range(NUM_KINDS) if ctx.eff[c] == e), key=lambda c: (ctx.order[c], c))
         lo = draw(st.integers(min_value=0, max_value=max(0, len(kinds) - 6)))
-        return kinds[lo:lo + 6]
+        return kinds[lo : lo + 6]
 
     lead_suit = draw(st.sampled_from([0, 4]))
     lead_w, trump_w = window(lead_suit), window(4)
@@ -523,11 +530,17 @@ def test_trick_winner_matches_a_brute_force_reading_of_the_rules(case: tuple[Tru
 
 
 # ------------------------------------------------------------------ what stops a throw
-@given(level=st.integers(min_value=2, max_value=14), trump=st.sampled_from([0, 1, 2, 3, None]),
-       suit=st.sampled_from([0, 1, 2, 3, 4]), k=st.integers(min_value=1, max_value=3),
-       m=st.integers(min_value=1, max_value=3), data=st.data())
+@given(
+    level=st.integers(min_value=2, max_value=14),
+    trump=st.sampled_from([0, 1, 2, 3, None]),
+    suit=st.sampled_from([0, 1, 2, 3, 4]),
+    k=st.integers(min_value=1, max_value=3),
+    m=st.integers(min_value=1, max_value=3),
+    data=st.data(),
+)
 def test_the_combination_shown_against_a_throw_is_the_lowest_that_beats_it(
-        level: int, trump: int | None, suit: int, k: int, m: int, data: st.DataObject) -> None:
+    level: int, trump: int | None, suit: int, k: int, m: int, data: st.DataObject
+) -> None:
     ctx = TrumpContext(level, trump, 3)
     kinds = [c for c in range(NUM_KINDS) if ctx.eff[c] == suit]
     if not kinds:

@@ -34,8 +34,21 @@ def midway() -> Match:
 def _state(match: Match) -> tuple[Any, ...]:
     rnd = match.round
     trick = None if rnd.trick is None else (rnd.trick.leader, rnd.trick.plays, rnd.trick.seats)
-    return (match.levels, match.dealer, match.winner, len(match.rounds), rnd.phase, rnd.turn, rnd.hands,
-            rnd.kitty, rnd.dealer, rnd.bid, rnd.attacker_points, trick, [t.winner for t in rnd.tricks])
+    return (
+        match.levels,
+        match.dealer,
+        match.winner,
+        len(match.rounds),
+        rnd.phase,
+        rnd.turn,
+        rnd.hands,
+        rnd.kitty,
+        rnd.dealer,
+        rnd.bid,
+        rnd.attacker_points,
+        trick,
+        [t.winner for t in rnd.tricks],
+    )
 
 
 # ------------------------------------------------------------------ round trips

@@ -32,22 +32,25 @@ from tuolaji.ruleset import (
 )
 
 
-@pytest.mark.parametrize("settings_, word", [
-    ({"must_defend": "5"}, "must_defend"),
-    ({"must_defend": "10"}, "must_defend"),
-    ({"must_defend": [5]}, "must_defend"),
-    ({"start_level": 2}, "start_level"),
-    ({"name": 7}, "'name' must be text"),
-    ({"name": ["classic"]}, "'name' must be text"),
-    ({"description": {"a": 1}}, "'description' must be text"),
-    ({"name": "x" * 61}, "too long"),
-    ({"description": "x" * 1001}, "too long"),
-    ({"name": "a\udfffb"}, "not allowed"),
-    ({"name": "line\nbreak"}, "not allowed"),
-    ({"description": "bell\x07"}, "not allowed"),
-    ({"scale_with_decks": "yes"}, "scale_with_decks"),
-    ({"jokers_declare_first": 0}, "jokers_declare_first"),
-])
+@pytest.mark.parametrize(
+    "settings_, word",
+    [
+        ({"must_defend": "5"}, "must_defend"),
+        ({"must_defend": "10"}, "must_defend"),
+        ({"must_defend": [5]}, "must_defend"),
+        ({"start_level": 2}, "start_level"),
+        ({"name": 7}, "'name' must be text"),
+        ({"name": ["classic"]}, "'name' must be text"),
+        ({"description": {"a": 1}}, "'description' must be text"),
+        ({"name": "x" * 61}, "too long"),
+        ({"description": "x" * 1001}, "too long"),
+        ({"name": "a\udfffb"}, "not allowed"),
+        ({"name": "line\nbreak"}, "not allowed"),
+        ({"description": "bell\x07"}, "not allowed"),
+        ({"scale_with_decks": "yes"}, "scale_with_decks"),
+        ({"jokers_declare_first": 0}, "jokers_declare_first"),
+    ],
+)
 def test_wrong_types_are_refused_by_name(settings_: dict[str, Any], word: str) -> None:
     with pytest.raises(RuleSetError, match=word):
         RuleSet.from_dict(settings_)
@@ -81,35 +84,37 @@ def test_kitty_size_zero_plays_a_round_nobody_declares() -> None:
 
 
 def _settings() -> st.SearchStrategy[dict[str, Any]]:
-    return st.fixed_dictionaries({
-        "decks": st.integers(1, 4),
-        "players": st.sampled_from([4, 6, 8]),
-        "kitty_size": st.one_of(st.none(), st.integers(0, 12)),
-        "declare_style": st.sampled_from(list(DeclareStyle)),
-        "jokers_declare_first": st.booleans(),
-        "suit_order_overrides": st.booleans(),
-        "self_override": st.booleans(),
-        "pair_locks": st.booleans(),
-        "override_after_bury": st.booleans(),
-        "first_round_dealer": st.sampled_from(list(FirstRoundDealer)),
-        "no_declaration": st.sampled_from(list(NoDeclaration)),
-        "first_round_no_declaration": st.sampled_from(list(NoDeclaration)),
-        "redeal_request": st.booleans(),
-        "redeal_no_trump": st.booleans(),
-        "surrender": st.booleans(),
-        "j_rule": st.sampled_from(list(JRule)),
-        "friend_call": st.sampled_from(list(FriendCall)),
-        "notrump_level_tractor": st.booleans(),
-        "throw_penalty": st.sampled_from(list(ThrowPenalty)),
-        "kitty_multiplier": st.sampled_from(list(KittyMultiplier)),
-        "scoring_table": st.sampled_from(list(ScoringTable)),
-        "scale_with_decks": st.booleans(),
-        "level_cap": st.one_of(st.none(), st.integers(0, 6)),
-        "match_end": st.sampled_from([MatchEnd.PASS_ACE, MatchEnd.WRAP]),
-        "must_defend": st.lists(st.sampled_from(["5", "10", "K", "A"]), max_size=2),
-        "start_level": st.sampled_from(["2", "9", "J", "A"]),
-        "partnership": st.sampled_from(list(Partnership)),
-    })
+    return st.fixed_dictionaries(
+        {
+            "decks": st.integers(1, 4),
+            "players": st.sampled_from([4, 6, 8]),
+            "kitty_size": st.one_of(st.none(), st.integers(0, 12)),
+            "declare_style": st.sampled_from(list(DeclareStyle)),
+            "jokers_declare_first": st.booleans(),
+            "suit_order_overrides": st.booleans(),
+            "self_override": st.booleans(),
+            "pair_locks": st.booleans(),
+            "override_after_bury": st.booleans(),
+            "first_round_dealer": st.sampled_from(list(FirstRoundDealer)),
+            "no_declaration": st.sampled_from(list(NoDeclaration)),
+            "first_round_no_declaration": st.sampled_from(list(NoDeclaration)),
+            "redeal_request": st.booleans(),
+            "redeal_no_trump": st.booleans(),
+            "surrender": st.booleans(),
+            "j_rule": st.sampled_from(list(JRule)),
+            "friend_call": st.sampled_from(list(FriendCall)),
+            "notrump_level_tractor": st.booleans(),
+            "throw_penalty": st.sampled_from(list(ThrowPenalty)),
+            "kitty_multiplier": st.sampled_from(list(KittyMultiplier)),
+            "scoring_table": st.sampled_from(list(ScoringTable)),
+            "scale_with_decks": st.booleans(),
+            "level_cap": st.one_of(st.none(), st.integers(0, 6)),
+            "match_end": st.sampled_from([MatchEnd.PASS_ACE, MatchEnd.WRAP]),
+            "must_defend": st.lists(st.sampled_from(["5", "10", "K", "A"]), max_size=2),
+            "start_level": st.sampled_from(["2", "9", "J", "A"]),
+            "partnership": st.sampled_from(list(Partnership)),
+        }
+    )
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -151,8 +156,7 @@ def test_an_action_that_raises_leaves_the_match_as_it_was(monkeypatch: pytest.Mo
 
 
 @pytest.mark.parametrize("rules", ["classic", "bianfeng-friend"])
-def test_a_round_that_raises_half_way_through_an_action_is_put_back(rules: str,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_round_that_raises_half_way_through_an_action_is_put_back(rules: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A defect that raises after the round has changed (a trick already taken, its points
     counted, a card dealt) leaves the round and the match as they were, for whoever holds them."""
     from tuolaji.engine.round import Round

@@ -57,8 +57,7 @@ def matches(response: dict[str, Any], expect: dict[str, Any]) -> bool:
         return "error" in response and str(expect["error"]).lower() in response["error"].lower()
     if "error" in response:
         return False
-    return all(key in response and _norm_value(key, response[key]) == _norm_value(key, value)
-               for key, value in expect.items())
+    return all(key in response and _norm_value(key, response[key]) == _norm_value(key, value) for key, value in expect.items())
 
 
 def check(sc: dict[str, Any], response: dict[str, Any]) -> None:
@@ -163,8 +162,9 @@ def test_judge_subprocess_answers_every_scenario() -> None:
             lines.append(j)
             if j.strip():
                 expected.append("error")
-    proc = subprocess.run(_judge_command(), input="\n".join(lines) + "\n", capture_output=True, text=True,
-                          encoding="utf-8", timeout=120)
+    proc = subprocess.run(
+        _judge_command(), input="\n".join(lines) + "\n", capture_output=True, text=True, encoding="utf-8", timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     out = [json.loads(line) for line in proc.stdout.splitlines()]
     assert len(out) == len(expected), "one response per non-blank request line"

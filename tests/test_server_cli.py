@@ -49,8 +49,9 @@ def test_a_port_held_by_another_program_stops_with_a_message(tmp_path: Path, cap
         other.listen()
         port = other.getsockname()[1]
         for command in ("play", "serve"):
-            rc = main(["--host", "127.0.0.1", "--port", str(port), "--no-browser", "--db", str(tmp_path / "g.sqlite3")],
-                      command=command)
+            rc = main(
+                ["--host", "127.0.0.1", "--port", str(port), "--no-browser", "--db", str(tmp_path / "g.sqlite3")], command=command
+            )
             err = capsys.readouterr().err
             assert rc == 1
             assert f"port {port}" in err and "--port" in err, err

@@ -19,9 +19,17 @@ from tuolaji.server.testing import LiveServer  # noqa: E402
 
 
 def _game(code: str, n_events: int = 3) -> dict:
-    return {"code": code, "status": "playing", "rules": {"preset": "classic"}, "seed": 1, "deals": [["SA"]],
-            "room": {"seats": []}, "summary": {}, "events": [(i, {"e": "x", "i": i}) for i in range(n_events)],
-            "n_events": n_events}
+    return {
+        "code": code,
+        "status": "playing",
+        "rules": {"preset": "classic"},
+        "seed": 1,
+        "deals": [["SA"]],
+        "room": {"seats": []},
+        "summary": {},
+        "events": [(i, {"e": "x", "i": i}) for i in range(n_events)],
+        "n_events": n_events,
+    }
 
 
 def test_a_second_server_on_the_same_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -109,8 +117,10 @@ def test_schema_version_is_set_and_old_files_are_migrated(tmp_path: Path) -> Non
     from tuolaji.server.store import SCHEMA
 
     con.executescript(SCHEMA)
-    con.execute("INSERT INTO games (code, created, updated, status, rules, deals, room, summary) "
-                "VALUES ('OLD01', 0, 0, 'lobby', '{}', '[]', '{}', '{}')")
+    con.execute(
+        "INSERT INTO games (code, created, updated, status, rules, deals, room, summary) "
+        "VALUES ('OLD01', 0, 0, 'lobby', '{}', '[]', '{}', '{}')"
+    )
     con.commit()
     con.close()
     store = Store(old, check=True)

@@ -17,8 +17,16 @@ from server_util import Client, create_game, room_of  # noqa: E402
 from tuolaji.server.limits import Limits  # noqa: E402
 from tuolaji.server.testing import LiveServer  # noqa: E402
 
-LIMITS = Limits(hello_timeout_s=0.5, header_timeout_s=0.5, connections_per_address=12, messages_per_second=5,
-                message_burst=10, rooms_per_address_per_hour=6, connections_per_room=3, max_body_bytes=10_000)
+LIMITS = Limits(
+    hello_timeout_s=0.5,
+    header_timeout_s=0.5,
+    connections_per_address=12,
+    messages_per_second=5,
+    message_burst=10,
+    rooms_per_address_per_hour=6,
+    connections_per_room=3,
+    max_body_bytes=10_000,
+)
 
 
 @pytest.fixture()
@@ -76,8 +84,9 @@ def test_a_websocket_that_never_says_hello_is_closed(srv: LiveServer) -> None:
 
 def test_oversized_bodies_are_refused_before_they_are_read(srv: LiveServer) -> None:
     with socket.create_connection(("127.0.0.1", srv.port)) as s:  # announces 300 MB, sends a little
-        s.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                  b"Content-Length: 300000000\r\n\r\n{\"name\":")
+        s.sendall(
+            b'POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 300000000\r\n\r\n{"name":'
+        )
         s.settimeout(5)
         assert s.recv(100).startswith(b"HTTP/1.1 413")
 

@@ -32,8 +32,7 @@ def wait_for(cond, timeout: float = 15.0) -> None:  # type: ignore[no-untyped-de
         time.sleep(0.05)
 
 
-def test_a_disconnected_players_seat_is_played_until_they_return(srv: LiveServer,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_disconnected_players_seat_is_played_until_they_return(srv: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(room_module, "RECONNECT_GRACE", 0.3)
     game = create_game(srv, seed=41)
     code, token = game["code"], game["token"]

@@ -154,8 +154,11 @@ def test_create_validates_rules_and_settings(tmp_path: Path) -> None:
         assert post({"speed": "warp"}).status_code == 400
         assert post({"seed": 3}).status_code == 400  # this server takes no seed
         assert post({"seat": 9}).status_code == 400
-        for body, word in (({"start": "no"}, "'start'"), ({"rules": {"preset": "classic", "must_defend": "5"}}, "must_defend"),
-                           ({"rules": {"preset": "classic", "name": 5}}, "'name'")):
+        for body, word in (
+            ({"start": "no"}, "'start'"),
+            ({"rules": {"preset": "classic", "must_defend": "5"}}, "must_defend"),
+            ({"rules": {"preset": "classic", "name": 5}}, "'name'"),
+        ):
             refused = post(body)
             assert refused.status_code == 400 and word in refused.json()["error"], refused.text
         ok = post({"rules": {"preset": "classic"}, "speed": "fast", "timer": 30, "difficulty": "hard", "seat": 1})

@@ -36,9 +36,21 @@ def chinese(text: str) -> None:
 
 
 BAD_RULES: list[Any] = [
-    {"decks": 9}, {"players": 5}, {"declare_style": "xx"}, {"self_override": 1}, {"hand_size": -1},
-    {"hand_size": 20, "kitty_size": 8}, {"start_level": "Z"}, {"must_defend": ["Z"]}, {"match_end": "fixed_rounds"},
-    {"match_end": "timed"}, {"zz": 1}, {"decks": "2"}, {"preset": "qq"}, "qq", 7,
+    {"decks": 9},
+    {"players": 5},
+    {"declare_style": "xx"},
+    {"self_override": 1},
+    {"hand_size": -1},
+    {"hand_size": 20, "kitty_size": 8},
+    {"start_level": "Z"},
+    {"must_defend": ["Z"]},
+    {"match_end": "fixed_rounds"},
+    {"match_end": "timed"},
+    {"zz": 1},
+    {"decks": "2"},
+    {"preset": "qq"},
+    "qq",
+    7,
 ]
 
 
@@ -64,12 +76,23 @@ def test_every_setting_and_option_has_chinese() -> None:
                 assert CJK.search(options[option.value])
 
 
-@pytest.mark.parametrize("raw", [
-    '[1]', '{"type": 3}', '{"type": "play"}', '{"type": "play", "cards": "SA"}', '{"type": "play", "cards": ["S1"]}',
-    '{"type": "play", "cards": ["SA"], "colour": 1}', '{"type": "sit", "seat": 99}', '{"type": "autoplay", "on": 1}',
-    '{"type": "settings", "speed": "warp"}', '{"type": "hello", "name": "' + "x" * 30 + '"}', '{"type": "ping", "id": []}',
-    '{"type": "call_friend", "card": "XX"}',
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "[1]",
+        '{"type": 3}',
+        '{"type": "play"}',
+        '{"type": "play", "cards": "SA"}',
+        '{"type": "play", "cards": ["S1"]}',
+        '{"type": "play", "cards": ["SA"], "colour": 1}',
+        '{"type": "sit", "seat": 99}',
+        '{"type": "autoplay", "on": 1}',
+        '{"type": "settings", "speed": "warp"}',
+        '{"type": "hello", "name": "' + "x" * 30 + '"}',
+        '{"type": "ping", "id": []}',
+        '{"type": "call_friend", "card": "XX"}',
+    ],
+)
 def test_malformed_messages_are_explained_in_chinese(raw: str) -> None:
     with pytest.raises(MessageError) as err:
         parse_message(raw)

@@ -104,8 +104,12 @@ def test_deep_json_on_the_websocket_is_refused_and_the_socket_stays(srv: LiveSer
 
 
 def test_records_that_are_not_utf8_or_too_deep_raise_record_error() -> None:
-    for bad in (b"\xff\xfe{}", "[" * 3000 + "]" * 3000, '{"format":' * 100 + "1" + "}" * 100,
-                json.dumps({"format": "tuolaji-record", "version": 1, "rules": {"x": [[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]}})):
+    for bad in (
+        b"\xff\xfe{}",
+        "[" * 3000 + "]" * 3000,
+        '{"format":' * 100 + "1" + "}" * 100,
+        json.dumps({"format": "tuolaji-record", "version": 1, "rules": {"x": [[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]}}),
+    ):
         with pytest.raises(RecordError):
             from_record(bad)
 
@@ -170,8 +174,7 @@ def test_a_client_gone_before_its_refusal_logs_no_traceback(srv: LiveServer, cap
     caplog.clear()
     with caplog.at_level(logging.ERROR):
         for i in range(12):
-            with connect(srv.url.replace("http", "ws", 1) + f"/ws/NOROOM{i}", open_timeout=10,
-                         ping_interval=None) as ws:
+            with connect(srv.url.replace("http", "ws", 1) + f"/ws/NOROOM{i}", open_timeout=10, ping_interval=None) as ws:
                 try:
                     ws.send("x" * 300_000)
                     ws.recv(5)

@@ -53,8 +53,17 @@ def test_kitty_captures_reported_per_bot_as_attacker_and_defender(capsys: pytest
 
 
 def test_same_seed_same_result_on_one_or_two_workers(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["random", "heuristic", "search:iterations=1,candidates=2,time=30", "--pairings", "ladder",
-            "--deals", "4", "--seed", "9"]
+    args = [
+        "random",
+        "heuristic",
+        "search:iterations=1,candidates=2,time=30",
+        "--pairings",
+        "ladder",
+        "--deals",
+        "4",
+        "--seed",
+        "9",
+    ]
     one = run_json(capsys, *args, "--workers", "1")
     two = run_json(capsys, *args, "--workers", "2", "--chunk", "1")
     assert len(one["pairings"]) == 2

@@ -68,8 +68,14 @@ def _action(step: dict[str, Any], rnd: Round, rules: RuleSet) -> Action:
 
 
 def _check(want: dict[str, Any], rnd: Round, match: Match | None) -> None:
-    got: dict[str, Any] = {"phase": rnd.phase.value, "turn": rnd.turn, "dealer": rnd.dealer, "redeal": rnd.redeal,
-                           "friend": rnd.friend, "friend_shown": rnd.friend_revealed}
+    got: dict[str, Any] = {
+        "phase": rnd.phase.value,
+        "turn": rnd.turn,
+        "dealer": rnd.dealer,
+        "redeal": rnd.redeal,
+        "friend": rnd.friend,
+        "friend_shown": rnd.friend_revealed,
+    }
     for key, value in want.items():
         if key == "result":
             assert rnd.result is not None
@@ -129,8 +135,13 @@ def test_table_rule_quotes_are_in_the_settings_page() -> None:
 def test_the_judge_accepts_the_table_rules() -> None:
     from tuolaji.judge import handle
 
-    rules = {"preset": "bianfeng-friend", "j_rule": "trump_j", "surrender": True, "redeal_no_trump": True,
-             "friend_call": "nth_played"}
+    rules = {
+        "preset": "bianfeng-friend",
+        "j_rule": "trump_j",
+        "surrender": True,
+        "redeal_no_trump": True,
+        "friend_call": "nth_played",
+    }
     got = handle({"id": 1, "op": "level_change", "rules": rules, "points": 80, "level": "2"})
     assert got == {"id": 1, "team": "attackers", "levels": 0}
     bad = handle({"id": 2, "op": "level_change", "rules": {"j_rule": "jack"}, "points": 80, "level": "2"})
@@ -160,8 +171,14 @@ def test_computer_players_use_the_table_rules() -> None:
 
     kinds: set[str] = set()
     for seed in range(4):
-        rules = RuleSet(surrender=True, redeal_no_trump=True, redeal_request=True, j_rule="any_j",
-                        partnership="find_friend" if seed % 2 else "fixed", friend_call="nth_played")
+        rules = RuleSet(
+            surrender=True,
+            redeal_no_trump=True,
+            redeal_request=True,
+            j_rule="any_j",
+            partnership="find_friend" if seed % 2 else "fixed",
+            friend_call="nth_played",
+        )
         match = Match(rules=rules, seed=seed)
         table = Table(match, [make_bot("heuristic", seed=seed * 10 + i) for i in range(4)], rng=random.Random(seed))
         table.play_match(max_rounds=6)

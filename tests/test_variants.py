@@ -348,8 +348,7 @@ def test_every_preset_plays_random_matches(name: str) -> None:
 
 
 # ---------------------------------------------------------------- engine scenarios as data
-ENGINE_SCENARIOS = json.loads(
-    (Path(__file__).parent / "variant_scenarios" / "engine_variants.json").read_text("utf-8"))
+ENGINE_SCENARIOS = json.loads((Path(__file__).parent / "variant_scenarios" / "engine_variants.json").read_text("utf-8"))
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 
 
@@ -372,8 +371,7 @@ def test_engine_variant_scenario(case: dict) -> None:
         elif "deal_declare" in step:  # declare during the deal: deal again from the same hands
             deal = dealt_round(rules, case["hands"], dealer=case["dealer"], level=level, kitty=case["kitty"])
             rnd = Round(rules=rules, deck=deal.deck, level=level, dealer=case["dealer"])
-            while rnd.phase == Phase.DEAL and not is_sub_multiset(parse_cards(step["cards"]),
-                                                                 rnd.hands[step["deal_declare"]]):
+            while rnd.phase == Phase.DEAL and not is_sub_multiset(parse_cards(step["cards"]), rnd.hands[step["deal_declare"]]):
                 rnd.apply(Deal())
             action = Declare(step["deal_declare"], parse_card_tuple(step["cards"]))
         elif "pass_declaring" in step:
@@ -387,7 +385,7 @@ def test_engine_variant_scenario(case: dict) -> None:
             first = parse_cards(step.get("bury_first", ""))
             for c in first:
                 rest.remove(c)
-            action = Bury(seat, tuple((first + rest)[:rules.kitty_size_value]))
+            action = Bury(seat, tuple((first + rest)[: rules.kitty_size_value]))
         else:
             want = step["expect"]
             got = {"phase": rnd.phase.value, "turn": rnd.turn, "trump": _trump_name(rnd), "dealer": rnd.dealer}
@@ -422,8 +420,9 @@ def test_joker_level_after_ace() -> None:
     assert ctx.order[parse_card("SA")] == 12 and ctx.order[parse_card("S2")] == 0  # 2 is a plain card
     assert level_name(13) == "王"
     for end in ("pass_ace", "wrap"):
-        match = random_match(Match(rules=RuleSet(joker_level=True, start_level="A", match_end=end), seed=4),
-                             random.Random(4), max_rounds=40)
+        match = random_match(
+            Match(rules=RuleSet(joker_level=True, start_level="A", match_end=end), seed=4), random.Random(4), max_rounds=40
+        )
         joker_rounds = [r for r in match.rounds if r.level == JOKER_LEVEL and r.result is not None]
         assert joker_rounds, "someone played the 王 level"
         assert all(r.ctx is not None and r.ctx.trump is None for r in joker_rounds)

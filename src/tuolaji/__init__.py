@@ -8,6 +8,19 @@ from .trump import TrumpContext
 __version__ = "0.1.0"  # the one place the version is written (pyproject.toml reads it)
 
 __all__ = [
-    "BJ", "LJ", "card_str", "cards_str", "parse_card", "parse_cards", "IllegalAction", "RuleError",
-    "PRESETS", "RuleSet", "RuleSetError", "load_rules", "preset", "TrumpContext", "__version__",
+    "BJ",
+    "LJ",
+    "card_str",
+    "cards_str",
+    "parse_card",
+    "parse_cards",
+    "IllegalAction",
+    "RuleError",
+    "PRESETS",
+    "RuleSet",
+    "RuleSetError",
+    "load_rules",
+    "preset",
+    "TrumpContext",
+    "__version__",
 ]

@@ -123,8 +123,7 @@ def parse_card(token: str) -> int:
         if rank in RANK_TOKENS:
             return make(SUITS.index(t[0]), RANK_TOKENS.index(rank) + 2)
     raise CardError(
-        f"bad card {token!r}: write suit S/H/C/D then rank 2-10/J/Q/K/A (e.g. 'S10', 'HA'), "
-        "or BJ / LJ for the jokers"
+        f"bad card {token!r}: write suit S/H/C/D then rank 2-10/J/Q/K/A (e.g. 'S10', 'HA'), or BJ / LJ for the jokers"
     )
 
 

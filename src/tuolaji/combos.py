@@ -89,7 +89,7 @@ def _decompose(cards: Sequence[int], ctx: TrumpContext) -> list[Combo]:
     counts = Counter(cards)
     order = ctx.pos
     if len(counts) == 1:
-        (c, n), = counts.items()
+        ((c, n),) = counts.items()
         return [Combo(n, 1, order[c] & 31, (c,) * n)]
     comps: list[Combo] = []
     for k in range(max(counts.values()), 1, -1):
@@ -214,8 +214,9 @@ def structure(counts: dict[int, int], comps: Sequence[Combo], order: Sequence[in
     )
 
 
-def required_structure(counts: dict[int, int], comps: Sequence[Combo], n: int,
-                       order: Sequence[int]) -> tuple[tuple[bool, ...], tuple[int, ...]]:
+def required_structure(
+    counts: dict[int, int], comps: Sequence[Combo], n: int, order: Sequence[int]
+) -> tuple[tuple[bool, ...], tuple[int, ...]]:
     """The most of a lead's structure that some ``n`` of the follower's suit cards can match.
 
     Chains first (lexicographically, longest first), then tuples by size, largest first. With
@@ -275,8 +276,7 @@ def _chain_choices(caps: dict[int, int], chains: list[Shape], order: Sequence[in
     return out
 
 
-def _best_tuples(fixed: dict[int, int], rest: dict[int, int], r: int,
-                 tuple_needs: list[tuple[int, int]]) -> tuple[int, ...]:
+def _best_tuples(fixed: dict[int, int], rest: dict[int, int], r: int, tuple_needs: list[tuple[int, int]]) -> tuple[int, ...]:
     """Lexicographically best capped tuple counts of ``fixed`` plus at most ``r`` more cards of
     ``rest`` (exactly ``r`` gives the same: more cards never lose a tuple, and ``rest`` has them).
 
@@ -294,8 +294,11 @@ def _best_tuples(fixed: dict[int, int], rest: dict[int, int], r: int,
         top = base + min(rest.get(card, 0), r)
         for i, k in enumerate(sizes):
             got0[i] += base // k
-        steps = [(t - base, tuple(t // k - base // k for k in sizes))
-                 for t in range(base + 1, top + 1) if any(t % k == 0 for k in sizes)]
+        steps = [
+            (t - base, tuple(t // k - base // k for k in sizes))
+            for t in range(base + 1, top + 1)
+            if any(t % k == 0 for k in sizes)
+        ]
         if steps:
             options.append(steps)
     states: dict[tuple[int, ...], int] = {tuple(min(g, cap) for g, cap in zip(got0, caps, strict=True)): 0}

@@ -76,8 +76,13 @@ def shown_cards(seat: int, cards: Sequence[int], current: Bid | None) -> list[in
     A declarer who shows one more copy of the declared card reinforces (自保/加固, seed 002):
     the declaration is then everything shown so far. Showing the whole pair again means the same.
     """
-    if (current is not None and seat == current.seat and current.trump is not None
-            and 0 < len(cards) <= current.copies and list(cards) == [current.card] * len(cards)):
+    if (
+        current is not None
+        and seat == current.seat
+        and current.trump is not None
+        and 0 < len(cards) <= current.copies
+        and list(cards) == [current.card] * len(cards)
+    ):
         return list(current.cards) + list(cards)
     return list(cards)
 
@@ -104,8 +109,13 @@ def bid_reason(bid: Bid, current: Bid | None, rules: RuleSet, *, after_bury: boo
         return Reason.DECLARATION_LOCKED  # 定主: a declared pair stands against every level-card bid
     if _key(bid, rules) > _key(current, rules):
         return None
-    if (bid.seat == current.seat and bid.trump is not None and current.trump not in (None, bid.trump)
-            and bid.copies >= 2 and bid.strength >= current.strength):
+    if (
+        bid.seat == current.seat
+        and bid.trump is not None
+        and current.trump not in (None, bid.trump)
+        and bid.copies >= 2
+        and bid.strength >= current.strength
+    ):
         return None  # 自反 (seed 002): after 自保, the declarer's pair of another suit makes it trump
     return Reason.WEAK_DECLARATION
 
@@ -115,8 +125,9 @@ def is_override_bid(bid: Bid) -> bool:
     return bid.copies >= 2
 
 
-def options(seat: int, hand: Sequence[int], level_rank: LevelRank, current: Bid | None, rules: RuleSet,
-            *, pairs_only: bool = False) -> list[tuple[int, ...]]:
+def options(
+    seat: int, hand: Sequence[int], level_rank: LevelRank, current: Bid | None, rules: RuleSet, *, pairs_only: bool = False
+) -> list[tuple[int, ...]]:
     """Every declaration ``seat`` could show from ``hand`` that would stand over ``current``."""
     # Only level cards and jokers declare: count those six kinds (C-level scans of the hand),
     # in the order the hand first shows them, which is the order the options come in.
@@ -141,8 +152,9 @@ def options(seat: int, hand: Sequence[int], level_rank: LevelRank, current: Bid 
 _OPTIONS: dict[tuple[object, ...], tuple[RuleSet, tuple[tuple[int, ...], ...]]] = {}
 
 
-def _options(seat: int, counts: dict[int, int], level_rank: LevelRank, current: Bid | None, rules: RuleSet,
-             pairs_only: bool) -> list[tuple[int, ...]]:
+def _options(
+    seat: int, counts: dict[int, int], level_rank: LevelRank, current: Bid | None, rules: RuleSet, pairs_only: bool
+) -> list[tuple[int, ...]]:
     candidates: list[tuple[int, ...]] = []
     for card, n in counts.items():
         if is_joker(card):

@@ -50,7 +50,7 @@ class Printer:
         self.line: list[str] = []
 
     def __call__(self, match: Match, action: Action) -> None:
-        for ev in match.events[self.seen:]:
+        for ev in match.events[self.seen :]:
             self.show(match, ev)
         self.seen = len(match.events)
 
@@ -68,7 +68,8 @@ class Printer:
             out("  Nobody declared: the cards are dealt again.")
         elif isinstance(ev, TrumpFixed):
             how = {"declared": "", "override": " (overridden after the bury)"}.get(
-                ev.source, f" (no declaration: {ev.source.replace('_', ' ')})")
+                ev.source, f" (no declaration: {ev.source.replace('_', ' ')})"
+            )
             out(f"  Trump: [bold]{SUIT_WORD[ev.trump]}[/bold]{how}; {SEATS[ev.dealer]} deals and takes the kitty")
         elif isinstance(ev, KittyTaken):
             pass
@@ -77,8 +78,11 @@ class Printer:
         elif isinstance(ev, FriendCalled):
             out(f"  {SEATS[ev.seat]} calls {pretty(ev.card)}: its holder is the partner")
         elif isinstance(ev, FriendRevealed):
-            out("  The dealer holds the called cards and plays alone" if ev.seat is None
-                else f"  {SEATS[ev.seat]} plays the called card: the dealer's friend")
+            out(
+                "  The dealer holds the called cards and plays alone"
+                if ev.seat is None
+                else f"  {SEATS[ev.seat]} plays the called card: the dealer's friend"
+            )
         elif isinstance(ev, Buried):
             out(f"  {SEATS[ev.seat]} buries {len(ev.cards or ())} cards")
         elif isinstance(ev, Played):
@@ -134,8 +138,11 @@ def main(argv: list[str] | None = None) -> int:
     printer(match, None)  # type: ignore[arg-type]
     table.play_match(max_rounds=args.rounds)
     if not match.over:
-        why = " (levels wrap past A in these rules: the match has no end of its own)" if (
-            rules.match_end.value == "wrap" and rules.match_target_level is None) else ""
+        why = (
+            " (levels wrap past A in these rules: the match has no end of its own)"
+            if (rules.match_end.value == "wrap" and rules.match_target_level is None)
+            else ""
+        )
         console.print(f"\nStopped after {len(match.rounds)} rounds (--rounds {args.rounds}){why}.")
     if args.record:
         from .record import dumps

@@ -132,11 +132,16 @@ class RuleError(ValueError):
 def reason_message(code: str, lang: str, /, **fields: object) -> str:
     """A refusal's text. A field that is itself a :class:`Reason` (the ``why`` of a refusal) and
     a ``phase`` are shown in the same language, never as English inside a Chinese sentence."""
-    shown = {k: reason_message(v, lang, **{f: x for f, x in fields.items() if f != k}) if isinstance(v, Reason)
-             else text("phase", str(v), lang) if k == "phase" else v for k, v in fields.items()}
+    shown = {
+        k: reason_message(v, lang, **{f: x for f, x in fields.items() if f != k})
+        if isinstance(v, Reason)
+        else text("phase", str(v), lang)
+        if k == "phase"
+        else v
+        for k, v in fields.items()
+    }
     return text("reason", code, lang, **shown)
 
 
 class IllegalAction(RuleError):
     """An action the engine refused; the state is unchanged."""
-

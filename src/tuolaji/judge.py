@@ -144,8 +144,11 @@ def op_throw(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[str
 
 def op_combos(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[str, Any]:
     cards = _cards(req, "cards")
-    return {"combos": [{"type": c.kind, "cards": cards_str(sorted(c.cards, key=ctx.sort_key.__getitem__))}
-                       for c in decompose(cards, ctx)]}
+    return {
+        "combos": [
+            {"type": c.kind, "cards": cards_str(sorted(c.cards, key=ctx.sort_key.__getitem__))} for c in decompose(cards, ctx)
+        ]
+    }
 
 
 def op_kitty_multiplier(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[str, Any]:
@@ -182,12 +185,10 @@ def op_coins(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[str
     if type(overrides) is not int or not 0 <= overrides <= 64:
         raise JudgeError("'overrides' must be a whole number 0 to 64")
     throws = req.get("failed_throws", [0] * rules.players)
-    if (not isinstance(throws, list) or len(throws) != rules.players
-            or not all(type(n) is int and 0 <= n <= 64 for n in throws)):
+    if not isinstance(throws, list) or len(throws) != rules.players or not all(type(n) is int and 0 <= n <= 64 for n in throws):
         raise JudgeError(f"'failed_throws' must list {rules.players} whole numbers, one per seat")
     team, levels = level_change(points, rules)
-    coins = round_coins(rules, dealer_side=side, team=team, levels=levels, overrides=overrides,
-                        failed_throws=throws)
+    coins = round_coins(rules, dealer_side=side, team=team, levels=levels, overrides=overrides, failed_throws=throws)
     return {"team": team, "levels": levels, "coins": list(coins) or [0] * rules.players}
 
 
@@ -201,7 +202,7 @@ def op_declare(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[s
     valid = []
     for i, b in enumerate(bids):
         if not isinstance(b, dict) or type(b.get("seat")) is not int or not isinstance(b.get("cards"), list):
-            raise JudgeError(f"bids[{i}] must be {{\"seat\": n, \"cards\": [...]}}")
+            raise JudgeError(f'bids[{i}] must be {{"seat": n, "cards": [...]}}')
         if not 0 <= b["seat"] < rules.players:
             raise JudgeError(f"bids[{i}]: no seat {b['seat']}")
         try:
@@ -227,8 +228,13 @@ def op_declare(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[s
         "declarer": None if current is None else current.seat,
     }
     if first_round:
-        out["dealer"] = (None if current is None else current.seat
-                         if rules.first_round_dealer == FirstRoundDealer.LAST_DECLARER else first_seat)
+        out["dealer"] = (
+            None
+            if current is None
+            else current.seat
+            if rules.first_round_dealer == FirstRoundDealer.LAST_DECLARER
+            else first_seat
+        )
     return out
 
 

@@ -221,8 +221,12 @@ def _expect(expected: list[Event], pos: int, got: Event) -> None:
     if isinstance(want, Played) and isinstance(got, Played) and want.beaten_by is None:
         got = replace(got, beaten_by=None, beating=None)  # written before failed throws named who beat them
     if want != got:
-        raise RecordError(RecordProblem.EVENT_DIFFERS, i=pos, event=json.dumps(want.to_dict(), ensure_ascii=False),
-                          got=json.dumps(got.to_dict(), ensure_ascii=False))
+        raise RecordError(
+            RecordProblem.EVENT_DIFFERS,
+            i=pos,
+            event=json.dumps(want.to_dict(), ensure_ascii=False),
+            got=json.dumps(got.to_dict(), ensure_ascii=False),
+        )
 
 
 def loads(text: str) -> Match:

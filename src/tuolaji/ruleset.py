@@ -208,8 +208,9 @@ class RuleSet:
                 try:
                     object.__setattr__(self, f.name, kind(value))
                 except ValueError:
-                    raise RuleSetError(RulesProblem.BAD_CHOICE, setting=f.name, value=repr(value),
-                                       choices=[m.value for m in kind]) from None
+                    raise RuleSetError(
+                        RulesProblem.BAD_CHOICE, setting=f.name, value=repr(value), choices=[m.value for m in kind]
+                    ) from None
         if isinstance(self.must_defend, list):
             object.__setattr__(self, "must_defend", tuple(self.must_defend))
         self._validate()
@@ -225,7 +226,6 @@ class RuleSet:
             if bad is not None:
                 raise RuleSetError(RulesProblem.BAD_CHAR, setting=name, char=ascii(bad))
 
-
     def _validate(self) -> None:
         def need(cond: bool, name: str, problem: RulesProblem, **fields: object) -> None:
             if not cond:
@@ -236,9 +236,18 @@ class RuleSet:
             need(type(getattr(self, name)) is int, name, RulesProblem.NOT_INTEGER)
         need(0 <= self.stake <= MAX_STAKE, "stake", RulesProblem.OUT_OF_RANGE, low=0, high=MAX_STAKE, value=self.stake)
         for name in (
-            "suit_order_overrides", "self_override", "pair_locks", "override_after_bury",
-            "redeal_request", "override_count_multiplies_stake", "notrump_level_tractor",
-            "jokers_declare_first", "scale_with_decks", "joker_level", "redeal_no_trump", "surrender",
+            "suit_order_overrides",
+            "self_override",
+            "pair_locks",
+            "override_after_bury",
+            "redeal_request",
+            "override_count_multiplies_stake",
+            "notrump_level_tractor",
+            "jokers_declare_first",
+            "scale_with_decks",
+            "joker_level",
+            "redeal_no_trump",
+            "surrender",
         ):
             need(isinstance(getattr(self, name), bool), name, RulesProblem.NOT_BOOL)
         need(1 <= self.decks <= 4, "decks", RulesProblem.OUT_OF_RANGE, low=1, high=4, value=self.decks)
@@ -249,27 +258,41 @@ class RuleSet:
         total = 54 * self.decks
         need(
             self.hand_size_value * self.players + self.kitty_size_value == total,
-            "hand_size", RulesProblem.CARDS_NOT_USED,
-            players=self.players, hand=self.hand_size_value, kitty=self.kitty_size_value, total=total,
+            "hand_size",
+            RulesProblem.CARDS_NOT_USED,
+            players=self.players,
+            hand=self.hand_size_value,
+            kitty=self.kitty_size_value,
+            total=total,
         )
         need(self.hand_size_value > 0, "hand_size", RulesProblem.NOT_POSITIVE)
-        need(isinstance(self.start_level, str) and self.start_level in LEVEL_TOKENS, "start_level",
-             RulesProblem.NOT_ONE_OF, choices=LEVEL_TOKENS, value=repr(self.start_level))
-        need(isinstance(self.must_defend, tuple), "must_defend", RulesProblem.NOT_LEVEL_LIST,
-             value=repr(self.must_defend))
+        need(
+            isinstance(self.start_level, str) and self.start_level in LEVEL_TOKENS,
+            "start_level",
+            RulesProblem.NOT_ONE_OF,
+            choices=LEVEL_TOKENS,
+            value=repr(self.start_level),
+        )
+        need(isinstance(self.must_defend, tuple), "must_defend", RulesProblem.NOT_LEVEL_LIST, value=repr(self.must_defend))
         for lv in self.must_defend:
             need(isinstance(lv, str) and lv in LEVEL_TOKENS, "must_defend", RulesProblem.NOT_A_LEVEL, value=repr(lv))
-        need(self.match_target_level is None or (isinstance(self.match_target_level, str)
-                                                  and self.match_target_level in LEVEL_TOKENS),
-             "match_target_level", RulesProblem.EMPTY_OR_ONE_OF, choices=LEVEL_TOKENS,
-             value=repr(self.match_target_level))
-        need(self.match_target_level is None or self.match_target_level not in LEVEL_TOKENS
-             or LEVEL_TOKENS.index(self.match_target_level) > LEVEL_TOKENS.index(self.start_level),
-             "match_target_level", RulesProblem.TARGET_NOT_ABOVE_START)
-        need(self.match_end != MatchEnd.FIXED_ROUNDS or (self.match_rounds or 0) > 0,
-             "match_rounds", RulesProblem.ROUNDS_NEEDED)
-        need(self.match_end != MatchEnd.TIMED or (self.match_minutes or 0) > 0,
-             "match_minutes", RulesProblem.MINUTES_NEEDED)
+        need(
+            self.match_target_level is None
+            or (isinstance(self.match_target_level, str) and self.match_target_level in LEVEL_TOKENS),
+            "match_target_level",
+            RulesProblem.EMPTY_OR_ONE_OF,
+            choices=LEVEL_TOKENS,
+            value=repr(self.match_target_level),
+        )
+        need(
+            self.match_target_level is None
+            or self.match_target_level not in LEVEL_TOKENS
+            or LEVEL_TOKENS.index(self.match_target_level) > LEVEL_TOKENS.index(self.start_level),
+            "match_target_level",
+            RulesProblem.TARGET_NOT_ABOVE_START,
+        )
+        need(self.match_end != MatchEnd.FIXED_ROUNDS or (self.match_rounds or 0) > 0, "match_rounds", RulesProblem.ROUNDS_NEEDED)
+        need(self.match_end != MatchEnd.TIMED or (self.match_minutes or 0) > 0, "match_minutes", RulesProblem.MINUTES_NEEDED)
 
     @property
     def hand_size_value(self) -> int:
@@ -333,8 +356,17 @@ def _default_kitty(total: int, players: int) -> int:
 _ENUM_FIELDS: dict[str, type[StrEnum]] = {}
 for _f in fields(RuleSet):
     for _cls in (
-        Partnership, DeclareStyle, DeclareRights, FirstRoundDealer, NoDeclaration, KittyMultiplier,
-        ScoringTable, ThrowPenalty, MatchEnd, JRule, FriendCall,
+        Partnership,
+        DeclareStyle,
+        DeclareRights,
+        FirstRoundDealer,
+        NoDeclaration,
+        KittyMultiplier,
+        ScoringTable,
+        ThrowPenalty,
+        MatchEnd,
+        JRule,
+        FriendCall,
     ):
         if _f.type == _cls.__name__:
             _ENUM_FIELDS[_f.name] = _cls
@@ -398,7 +430,22 @@ def load_rules(spec: str | dict[str, Any] | RuleSet | None) -> RuleSet:
 
 
 __all__ = [
-    "RuleSet", "RuleSetError", "RulesProblem", "PRESETS", "preset", "load_rules", "Partnership", "DeclareStyle", "DeclareRights",
-    "FirstRoundDealer", "NoDeclaration", "KittyMultiplier", "ScoringTable", "ThrowPenalty",
-    "MatchEnd", "JRule", "FriendCall", "LEVEL_TOKENS",
+    "RuleSet",
+    "RuleSetError",
+    "RulesProblem",
+    "PRESETS",
+    "preset",
+    "load_rules",
+    "Partnership",
+    "DeclareStyle",
+    "DeclareRights",
+    "FirstRoundDealer",
+    "NoDeclaration",
+    "KittyMultiplier",
+    "ScoringTable",
+    "ThrowPenalty",
+    "MatchEnd",
+    "JRule",
+    "FriendCall",
+    "LEVEL_TOKENS",
 ]

@@ -103,8 +103,9 @@ def _fine_table(points: int, unit: int) -> tuple[str, int]:
     return "dealer", 2
 
 
-def round_coins(rules: RuleSet, *, dealer_side: Sequence[int], team: str, levels: int, overrides: int,
-                failed_throws: Sequence[int]) -> tuple[int, ...]:
+def round_coins(
+    rules: RuleSet, *, dealer_side: Sequence[int], team: str, levels: int, overrides: int, failed_throws: Sequence[int]
+) -> tuple[int, ...]:
     """Coins each seat wins (+) or pays (-) for a round; ``()`` when the table plays without a stake.
 
     The round is worth the stake (底金) per level the winners gain, a take-over without a level

@@ -36,8 +36,9 @@ def is_sub_multiset(part: Sequence[int], whole: Counter[int] | Sequence[int]) ->
     return all(n == 1 or whole.count(c) >= n for c, n in seen.items())
 
 
-def follow_reason(lead: Sequence[int], hand: Sequence[int], play: Sequence[int],
-                  ctx: TrumpContext, lead_comps: Sequence[Combo] | None = None) -> Reason | None:
+def follow_reason(
+    lead: Sequence[int], hand: Sequence[int], play: Sequence[int], ctx: TrumpContext, lead_comps: Sequence[Combo] | None = None
+) -> Reason | None:
     """Why ``play`` is not a legal follow to ``lead`` from ``hand``, or None when it is legal.
 
     ``hand`` is the follower's whole hand before playing.
@@ -49,8 +50,9 @@ def follow_reason(lead: Sequence[int], hand: Sequence[int], play: Sequence[int],
     return follow_shape_reason(lead, hand, play, ctx, lead_comps)
 
 
-def follow_shape_reason(lead: Sequence[int], hand: Sequence[int], play: Sequence[int],
-                        ctx: TrumpContext, lead_comps: Sequence[Combo] | None = None) -> Reason | None:
+def follow_shape_reason(
+    lead: Sequence[int], hand: Sequence[int], play: Sequence[int], ctx: TrumpContext, lead_comps: Sequence[Combo] | None = None
+) -> Reason | None:
     """:func:`follow_reason` for a play already known to be in the hand and of the lead's size."""
     n = len(lead)
     eff = ctx.eff
@@ -106,8 +108,7 @@ class ThrowBlock(NamedTuple):
     beating: list[int]  # that hand's lowest combination of the shape beating ``forced``
 
 
-def check_throw(cards: Sequence[int], others: Sequence[Sequence[int]],
-                ctx: TrumpContext) -> tuple[bool, list[int] | None]:
+def check_throw(cards: Sequence[int], others: Sequence[Sequence[int]], ctx: TrumpContext) -> tuple[bool, list[int] | None]:
     """Is a multi-combination lead safe against the other hands?
 
     Returns ``(True, None)`` or ``(False, forced)`` where ``forced`` is the smallest combination
@@ -143,8 +144,7 @@ def throw_block(cards: Sequence[int], others: Sequence[Sequence[int]], ctx: Trum
     return None
 
 
-def trick_winner(plays: Sequence[Sequence[int]], ctx: TrumpContext,
-                 lead_comps: Sequence[Combo] | None = None) -> int:
+def trick_winner(plays: Sequence[Sequence[int]], ctx: TrumpContext, lead_comps: Sequence[Combo] | None = None) -> int:
     """Index (in play order) of the play that wins the trick; ``plays[0]`` is the lead."""
     return best_so_far(plays, ctx, lead_comps)[0]
 
@@ -152,8 +152,7 @@ def trick_winner(plays: Sequence[Sequence[int]], ctx: TrumpContext,
 Rank = tuple[int, int]  # (tier: 0 the led suit, 1 a ruff; top of the lead's leading shape)
 
 
-def best_so_far(plays: Sequence[Sequence[int]], ctx: TrumpContext,
-                lead_comps: Sequence[Combo] | None = None) -> tuple[int, Rank]:
+def best_so_far(plays: Sequence[Sequence[int]], ctx: TrumpContext, lead_comps: Sequence[Combo] | None = None) -> tuple[int, Rank]:
     """The index of the play winning the trick so far, and its rank: a later play wins the
     trick exactly when its :func:`play_rank` is greater (ties go to the earlier play)."""
     lead = plays[0]

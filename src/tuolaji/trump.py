@@ -20,8 +20,7 @@ NO_TRUMP: None = None
 class TrumpContext:
     """Level rank (2..14), trump suit (0..3 or None for no-trump) and the derived tables."""
 
-    __slots__ = ("level", "trump", "decks", "notrump_level_tractor", "eff", "order", "sort_key",
-                 "pos", "by_order")
+    __slots__ = ("level", "trump", "decks", "notrump_level_tractor", "eff", "order", "sort_key", "pos", "by_order")
 
     level: LevelRank
     trump: int | None
@@ -33,8 +32,7 @@ class TrumpContext:
     pos: tuple[int, ...]
     by_order: tuple[tuple[tuple[int, ...], ...], ...]
 
-    def __new__(cls, level: LevelRank, trump: int | None, decks: int = 2,
-                notrump_level_tractor: bool = True) -> TrumpContext:
+    def __new__(cls, level: LevelRank, trump: int | None, decks: int = 2, notrump_level_tractor: bool = True) -> TrumpContext:
         return _context(level, trump, decks, notrump_level_tractor)
 
     def __repr__(self) -> str:
@@ -85,8 +83,7 @@ def _context(level: LevelRank, trump: int | None, decks: int, notrump_level_trac
     ctx.level, ctx.trump, ctx.decks = level, trump, decks
     ctx.notrump_level_tractor = notrump_level_tractor
     ctx.eff, ctx.order = tuple(eff), tuple(order)
-    ctx.sort_key = tuple(eff[c] * 64 + order[c] * 4 + (SUIT_OF[c] % 4)
-                         for c in range(NUM_KINDS))
+    ctx.sort_key = tuple(eff[c] * 64 + order[c] * 4 + (SUIT_OF[c] % 4) for c in range(NUM_KINDS))
     # chain position across suits: equal orders of different effective suits never touch
     ctx.pos = tuple(eff[c] * 32 + order[c] for c in range(NUM_KINDS))
     groups: list[list[list[int]]] = [[[] for _ in range(20)] for _ in range(5)]

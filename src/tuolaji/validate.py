@@ -122,8 +122,7 @@ def loads(raw: str | bytes | bytearray, *, max_depth: int = MAX_JSON_DEPTH) -> A
     except RecursionError:
         raise JSONInputError("too_deep", f"nested more than {max_depth} levels deep") from None
     # Each level of nesting opens with a bracket, so text with few brackets needs no walk.
-    if (isinstance(data, (dict, list)) and raw.count("[") + raw.count("{") > max_depth
-            and depth(data) > max_depth):
+    if isinstance(data, (dict, list)) and raw.count("[") + raw.count("{") > max_depth and depth(data) > max_depth:
         raise JSONInputError("too_deep", f"nested more than {max_depth} levels deep")
     return data
 

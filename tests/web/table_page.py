@@ -51,8 +51,11 @@ def act(page: Page) -> bool:
     ph = phase(page)
     if ph in ("declare", "override"):
         page.locator("#btn-pass").click()
-        wait_js(page, "() => document.querySelector('.table-page').dataset.myTurn !== 'true' || "
-                      "document.querySelector('.table-page').dataset.phase !== 'declare'")
+        wait_js(
+            page,
+            "() => document.querySelector('.table-page').dataset.myTurn !== 'true' || "
+            "document.querySelector('.table-page').dataset.phase !== 'declare'",
+        )
         return True
     if ph == "bury":
         page.locator("#btn-hint").click()
@@ -68,8 +71,12 @@ def act(page: Page) -> bool:
         page.locator("#btn-hint").click()
         page.locator("#hand .hand-card.selected").first.wait_for()
         page.locator("#btn-play:not([disabled])").click()
-        wait_js(page, "n => document.querySelectorAll('#hand .hand-card').length < n || "
-                      "document.querySelector('.table-page').dataset.phase === 'between'", n)
+        wait_js(
+            page,
+            "n => document.querySelectorAll('#hand .hand-card').length < n || "
+            "document.querySelector('.table-page').dataset.phase === 'between'",
+            n,
+        )
         return True
     return False
 

@@ -153,8 +153,11 @@ def test_declaring_during_the_deal(srv: LiveServer, context: Any) -> None:
     button.wait_for()
     assert phase(page) == "deal"
     button.click()
-    wait_js(page, "() => [...document.querySelectorAll('#log li')].some(li => li.textContent.includes('South (you) declares'))"
-                  " || document.querySelector('#refusal')")
+    wait_js(
+        page,
+        "() => [...document.querySelectorAll('#log li')].some(li => li.textContent.includes('South (you) declares'))"
+        " || document.querySelector('#refusal')",
+    )
     assert page.locator("#refusal").count() == 0, page.locator("#refusal").inner_text()  # declared, not refused
 
 

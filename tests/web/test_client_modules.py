@@ -71,8 +71,7 @@ def test_the_table_talks_through_the_transport_it_is_given(srv: LiveServer, cont
     assert not page.errors
 
 
-def test_a_new_why_with_the_same_reason_shows_the_new_explanation(srv: LiveServer, context: Any,
-                                                                  state: dict[str, Any]) -> None:
+def test_a_new_why_with_the_same_reason_shows_the_new_explanation(srv: LiveServer, context: Any, state: dict[str, Any]) -> None:
     page = fake_table(srv, context, state)
     refuse = "(why) => window.room.deliver({type: 'refused', code: 'must_follow', reason: 'same reason', why})"
     page.evaluate(refuse, "the first explanation")
@@ -122,8 +121,11 @@ def test_the_post_message_transport_over_a_message_channel(srv: LiveServer, cont
     assert result["early"] is False and result["before"] is True
     assert result["got"] == [{"type": "pong", "re": 7}]
     conn = result["seen"][0]["conn"]
-    assert result["seen"] == [{"conn": conn, "room": "ABCDE", "open": True},
-                              {"conn": conn, "msg": {"type": "ping", "id": 7}}, {"conn": conn, "close": True}]
+    assert result["seen"] == [
+        {"conn": conn, "room": "ABCDE", "open": True},
+        {"conn": conn, "msg": {"type": "ping", "id": 7}},
+        {"conn": conn, "close": True},
+    ]
 
 
 def _deliver_options(page: Any, state: dict[str, Any], options: dict[str, Any], phase: str) -> None:
@@ -140,13 +142,14 @@ def test_table_rule_buttons_send_their_actions(srv: LiveServer, context: Any, st
     page.locator("#btn-surrender-accept").click()
     _deliver_options(page, state, {**base, "phase": "play", "lead": True, "can_surrender": True}, "play")
     page.locator("#btn-surrender").click()
-    _deliver_options(page, state, {**base, "phase": "call_friend", "call_friend": True, "friend_copies": 2},
-                     "call_friend")
+    _deliver_options(page, state, {**base, "phase": "call_friend", "call_friend": True, "friend_copies": 2}, "call_friend")
     page.select_option("#friend-card", "HA")
     page.select_option("#friend-copy", "2")
     page.locator("#btn-call-friend").click()
     sent = [m for m in page.evaluate("window.room.sent") if m["type"] in ("surrender", "surrender_answer", "call_friend")]
     assert [{k: v for k, v in m.items() if k != "id"} for m in sent] == [
-        {"type": "surrender_answer", "accept": True}, {"type": "surrender"},
-        {"type": "call_friend", "card": "HA", "nth": 2}]
+        {"type": "surrender_answer", "accept": True},
+        {"type": "surrender"},
+        {"type": "call_friend", "card": "HA", "nth": 2},
+    ]
     assert not page.errors

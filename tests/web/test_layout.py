@@ -54,7 +54,7 @@ def layout_problems(page: Any, size: tuple[int, int]) -> list[str]:
         bad.append(f"{where}: missing pieces: {len(labels)} seats, {len(plays)} plays, {len(buttons)} buttons")
     things = labels + plays + buttons
     for i, a in enumerate(things):
-        for b in things[i + 1:]:
+        for b in things[i + 1 :]:
             if overlap(a, b):
                 bad.append(f"{where}: {a['kind']} {a['id']} overlaps {b['kind']} {b['id']}")
     for a in labels + plays:
@@ -74,8 +74,11 @@ def layout_problems(page: Any, size: tuple[int, int]) -> list[str]:
 def test_the_table_fits_every_screen(tmp_path: Any, browser: Any, locale: str) -> None:
     with LiveServer(tmp_path / "g.sqlite3", allow_seed=True) as srv:
         token = "layout-test"
-        code = httpx.post(srv.url + "/api/games", json={"seed": 11, "seat": 0, "speed": "instant", "difficulty": "easy"},
-                          headers={"X-Tuolaji-Token": token}).json()["code"]
+        code = httpx.post(
+            srv.url + "/api/games",
+            json={"seed": 11, "seat": 0, "speed": "instant", "difficulty": "easy"},
+            headers={"X-Tuolaji-Token": token},
+        ).json()["code"]
         # motion off: a card caught mid-flight is not where the layout puts it
         ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale=locale, reduced_motion="reduce")
         ctx.set_default_timeout(20_000)
@@ -84,8 +87,9 @@ def test_the_table_fits_every_screen(tmp_path: Any, browser: Any, locale: str) -
         page.goto(srv.url + f"/r/{code}")
         page.locator("#hand .hand-card").first.wait_for()
         # my turn to follow, with the other three's cards on the table and a selection made
-        play_until([page], lambda: phase(page) == "play" and my_turn(page)
-                   and page.locator("#trick:not(.finished) .play").count() == 3)
+        play_until(
+            [page], lambda: phase(page) == "play" and my_turn(page) and page.locator("#trick:not(.finished) .play").count() == 3
+        )
         page.locator("#btn-hint").click()
         page.locator("#hand .hand-card.selected").first.wait_for()
         wait_js(page, "() => !document.querySelector('#btn-play').disabled")

@@ -44,8 +44,9 @@ def test_a_restart_and_another_origin_keep_your_seat(tmp_path: Path, browser: An
     ctx.set_default_timeout(20_000)
     try:
         page = ctx.new_page()
-        page.add_init_script("localStorage.setItem('tuolaji.speed', 'instant'); "
-                             "localStorage.setItem('tuolaji.difficulty', 'easy')")
+        page.add_init_script(
+            "localStorage.setItem('tuolaji.speed', 'instant'); localStorage.setItem('tuolaji.difficulty', 'easy')"
+        )
         page.goto(url + "/play")
         page.wait_for_url("**/r/*")
         code = page.url.rsplit("/", 1)[1]

@@ -37,7 +37,7 @@ def test_the_log_survives_a_reload(srv: LiveServer, context: Any) -> None:
     page.locator("#hand .hand-card").first.wait_for()
     page.locator("#log li").first.wait_for()
     after = log_lines(page)
-    assert after[-len(before):] == before, (before, after)
+    assert after[-len(before) :] == before, (before, after)
 
 
 def seat_label(page: Any, pos: str) -> tuple[str, str]:
@@ -153,8 +153,9 @@ def test_the_chinese_start_page_and_table_speak_chinese(srv: LiveServer, browser
     page = ctx.new_page()
     page.goto(srv.url + "/")
     page.click(".rules-details summary")
-    texts = page.eval_on_selector_all(".rules-panel option, .rules-panel .rule span, #preset-about",
-                                      "els => els.map(e => e.textContent)")
+    texts = page.eval_on_selector_all(
+        ".rules-panel option, .rules-panel .rule span, #preset-about", "els => els.map(e => e.textContent)"
+    )
     english = [x for x in texts if re.search(r"[A-Za-z]{3,}", x) and x not in ("Titanic",)]
     assert not english, english
     assert not any("种子" in x for x in texts)
@@ -180,8 +181,15 @@ def test_what_players_watch(srv: LiveServer, context: Any) -> None:
     player cannot see; points still in play and taken add up to the deck's 200."""
     page = context.new_page()
     new_game(page, srv.url)
-    play_until([page], lambda: phase(page) == "play" and my_turn(page) and len(hand(page)) <= 15
-               and page.locator("#trick:not(.finished) .play").count() == 0)
+    play_until(
+        [page],
+        lambda: (
+            phase(page) == "play"
+            and my_turn(page)
+            and len(hand(page)) <= 15
+            and page.locator("#trick:not(.finished) .play").count() == 0
+        ),
+    )
     scored = page.eval_on_selector_all("#scored-cards .card", "els => els.map(e => e.dataset.card)")
     attackers = int(page.locator("#watch h2 strong").inner_text())
     assert points_of(scored) == attackers, (scored, attackers)
@@ -228,9 +236,11 @@ def test_lan_room_chat_kick_password_and_rules_help(srv: LiveServer, browser: An
         guest.click("[data-sit='2']")
         # the page sends the password it was given with its HTTP requests (record, replay, info)
         code = host.locator("#share-link").inner_text().rstrip("/").rsplit("/", 1)[-1]
-        read = ("async c => { const { api } = await import('/static/js/api.js'); try { "
-                "return (await api(`/api/games/${c}/record`, { headers: { 'X-Tuolaji-Token': '' } })).rules !== undefined;"
-                " } catch (e) { return String(e); } }")
+        read = (
+            "async c => { const { api } = await import('/static/js/api.js'); try { "
+            "return (await api(`/api/games/${c}/record`, { headers: { 'X-Tuolaji-Token': '' } })).rules !== undefined;"
+            " } catch (e) { return String(e); } }"
+        )
         assert guest.evaluate(read, code) is True
         guest.evaluate("() => sessionStorage.clear()")  # a page that was not given the password
         assert "需要密码" in guest.evaluate(read, code)

@@ -41,8 +41,16 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 def _state_for(match: Match, seat: int) -> dict[str, Any]:
     """The state message ``seat`` gets from the room core on opening the table, in Chinese."""
     seats = [Seat(name="", token=hash_token(f"tok-{s}")) for s in range(match.rules.players)]
-    room = Room("FEEL1", match, seats=seats, host=hash_token("tok-0"), status="playing",
-                settings={"speed": "slow"}, bot_seed=1, offload=on_loop)
+    room = Room(
+        "FEEL1",
+        match,
+        seats=seats,
+        host=hash_token("tok-0"),
+        status="playing",
+        settings={"speed": "slow"},
+        bot_seed=1,
+        offload=on_loop,
+    )
     conn = Conn(lang="zh")
 
     async def hello() -> list[dict[str, Any]]:
@@ -67,8 +75,9 @@ def _bots_until(rules: str, pred: Any) -> Match:
 
 def _zh_page(srv: LiveServer, context: Any, state: dict[str, Any]) -> Any:
     page = fake_table(srv, context, state)
-    page.evaluate("async (s) => { const { setLang } = await import('/static/js/i18n.js'); "
-                  "setLang('zh'); window.room.deliver(s); }", state)
+    page.evaluate(
+        "async (s) => { const { setLang } = await import('/static/js/i18n.js'); setLang('zh'); window.room.deliver(s); }", state
+    )
     return page
 
 
@@ -173,10 +182,12 @@ def _trump_flags(page: Any) -> list[bool]:
 
 
 def _club_fill(page: Any) -> str:
-    return str(page.evaluate("""() => {
+    return str(
+        page.evaluate("""() => {
       const t = document.querySelector('#hand .card[data-card^="C"] svg text');
       return t ? getComputedStyle(t).fill : '';
-    }"""))
+    }""")
+    )
 
 
 def test_trump_at_the_left_and_four_colours_are_kept_across_a_reload(srv: LiveServer, context: Any) -> None:
@@ -232,10 +243,15 @@ def test_burying_and_calling_a_friend_say_what_the_dealer_does(srv: LiveServer, 
 
 def test_the_attackers_scored_cards_count_before_the_friend_shows(srv: LiveServer, context: Any) -> None:
     """Seen: "闲家得分牌 20" over "无" — the points counted, the cards not, until the friend showed."""
+
     def scored_early(m: Match) -> bool:
         rnd = m.round
-        return (rnd.phase == Phase.PLAY and not rnd.friend_revealed and rnd.attacker_points > 0
-                and any(isinstance(e, TrickEnded) for e in rnd.events))
+        return (
+            rnd.phase == Phase.PLAY
+            and not rnd.friend_revealed
+            and rnd.attacker_points > 0
+            and any(isinstance(e, TrickEnded) for e in rnd.events)
+        )
 
     match = _bots_until("bianfeng-friend", scored_early)
     state = _state_for(match, 0)
@@ -318,8 +334,11 @@ def test_the_settings_panels_fit_a_phone(srv: LiveServer, browser: Any) -> None:
         new_game(page, srv.url, speed="instant")
         for panel in ("#settings", "#prefs"):
             page.click(f"{panel} summary")
-            out = page.evaluate("""(panel) => [...document.querySelectorAll(panel + ' .settings-panel label')]
-              .map((e) => e.getBoundingClientRect()).filter((r) => r.left < 0 || r.right > innerWidth).length""", panel)
+            out = page.evaluate(
+                """(panel) => [...document.querySelectorAll(panel + ' .settings-panel label')]
+              .map((e) => e.getBoundingClientRect()).filter((r) => r.left < 0 || r.right > innerWidth).length""",
+                panel,
+            )
             assert out == 0, panel
             page.click(f"{panel} summary")
     finally:

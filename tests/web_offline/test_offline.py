@@ -70,8 +70,10 @@ def test_a_whole_round_against_the_computer(context: Any, static_server: StaticS
 def test_a_reload_mid_round_resumes_the_same_game(context: Any, static_server: StaticServer) -> None:
     page = context.new_page()
     code = start_game(page, static_server.url)
-    play_until([page], lambda: phase(page) == "play" and len(hand(page)) < 25 and page.get_attribute(
-        ".table-page", "data-my-turn") == "true")
+    play_until(
+        [page],
+        lambda: phase(page) == "play" and len(hand(page)) < 25 and page.get_attribute(".table-page", "data-my-turn") == "true",
+    )
     before = sorted(hand(page))
     page.wait_for_timeout(1500)  # the worker saves a changed game within a second
     page.reload()  # a new worker: the game comes back from IndexedDB

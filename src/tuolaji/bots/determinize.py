@@ -38,8 +38,9 @@ def sample_hidden(obs: Observation, mem: Memory, rng: random.Random, *, tries: i
     raise AssertionError("no consistent deal found")  # pragma: no cover - the relaxed try always fits
 
 
-def _try_sample(mem: Memory, sizes: dict[int, int], eff: tuple[int, ...], rng: random.Random, *,
-                strict: bool, voids: bool) -> dict[int, list[int]] | None:
+def _try_sample(
+    mem: Memory, sizes: dict[int, int], eff: tuple[int, ...], rng: random.Random, *, strict: bool, voids: bool
+) -> dict[int, list[int]] | None:
     room = dict(sizes)
     out: dict[int, list[int]] = {s: [] for s in sizes}
     pool = Counter(mem.unseen)

@@ -100,8 +100,7 @@ def friend_call(obs: Observation, card: int) -> CallFriend:
     return CallFriend(obs.seat, card, min(obs.hand.count(card) + 1, obs.decks))
 
 
-def apply_or_fallback(apply: Callable[[Action], object], action: Action | None, obs: Observation,
-                      rng: random.Random) -> bool:
+def apply_or_fallback(apply: Callable[[Action], object], action: Action | None, obs: Observation, rng: random.Random) -> bool:
     """Apply ``action`` with ``apply`` (which raises IllegalAction when it refuses); when it is
     None or refused, apply :func:`fallback` instead. True when the bot's own action stood."""
     if action is not None:
@@ -144,9 +143,16 @@ class Table(Generic[G]):
     replaced by :func:`fallback`, so the table always goes on.
     """
 
-    def __init__(self, game: G, bots: Sequence[Bot], *,
-                 on_action: Callable[[G, Action], None] | None = None,
-                 with_events: bool = False, seed: int = 0, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        game: G,
+        bots: Sequence[Bot],
+        *,
+        on_action: Callable[[G, Action], None] | None = None,
+        with_events: bool = False,
+        seed: int = 0,
+        rng: random.Random | None = None,
+    ) -> None:
         self.game = game
         self.bots = list(bots)
         self.on_action = on_action

@@ -130,8 +130,15 @@ def _show(cards: tuple[int, ...] | None) -> str:
 class ExternalBot(Bot):
     name = "external"
 
-    def __init__(self, command: str, *, seed: int | None = None, timeout: float = DEFAULT_TIMEOUT,
-                 fallback: str = "heuristic", log: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self,
+        command: str,
+        *,
+        seed: int | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        fallback: str = "heuristic",
+        log: str | os.PathLike[str] | None = None,
+    ) -> None:
         self.command = command
         self.seed = seed
         self.timeout = timeout
@@ -150,8 +157,9 @@ class ExternalBot(Bot):
             stderr.write(f"# tuolaji: started {command!r} (seed {seed})\n")
             stderr.flush()
         try:
-            self._proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                          stderr=stderr, text=True, bufsize=1)
+            self._proc = subprocess.Popen(
+                shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, text=True, bufsize=1
+            )
         except OSError as exc:
             self._fault(CRASH, "cannot start", f"{command!r}: {exc}")
             return
@@ -201,9 +209,15 @@ class ExternalBot(Bot):
             return False, None
         self._next_id += 1
         rid = self._next_id
-        req: dict[str, Any] = {"protocol": PROTOCOL, "id": rid, "decision": decision, "seat": obs.seat,
-                               "game": self.game, "seed": game_seed(self.seed, self.game),
-                               "state": observation_to_dict(obs)}
+        req: dict[str, Any] = {
+            "protocol": PROTOCOL,
+            "id": rid,
+            "decision": decision,
+            "seat": obs.seat,
+            "game": self.game,
+            "seed": game_seed(self.seed, self.game),
+            "state": observation_to_dict(obs),
+        }
         if legal is not None:
             req["legal"] = [cards_str(p) for p in legal]
         if not self._send(req):
@@ -289,8 +303,15 @@ class ExternalBot(Bot):
     def game_over(self, seat: int, result: RoundEnded | None) -> None:
         """Tell the program the game (round) is over, with its result; no answer is read."""
         if self.alive:
-            self._send({"protocol": PROTOCOL, "event": "game_over", "game": self.game, "seat": seat,
-                        "result": None if result is None else result.to_dict()})
+            self._send(
+                {
+                    "protocol": PROTOCOL,
+                    "event": "game_over",
+                    "game": self.game,
+                    "seat": seat,
+                    "result": None if result is None else result.to_dict(),
+                }
+            )
         self.game += 1
 
     def close(self) -> None:
@@ -313,5 +334,14 @@ class ExternalBot(Bot):
         self._proc = None
 
 
-__all__ = ["ExternalBot", "observation_to_dict", "legal_hint", "play_reason", "declaration_reason", "game_seed",
-           "PROTOCOL", "DEFAULT_TIMEOUT", "TrickState"]
+__all__ = [
+    "ExternalBot",
+    "observation_to_dict",
+    "legal_hint",
+    "play_reason",
+    "declaration_reason",
+    "game_seed",
+    "PROTOCOL",
+    "DEFAULT_TIMEOUT",
+    "TrickState",
+]

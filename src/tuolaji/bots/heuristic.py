@@ -67,8 +67,18 @@ def trick_state(obs: Observation) -> TrickState:
     comps = decompose(plays[0], obs.ctx) if plays else None
     # every hand shrinks by the lead's size each trick: a follow knows exactly when it is last
     tricks_left = max(1, len(obs.hand) // len(plays[0])) if plays else len(obs.hand)
-    return TrickState(obs.seat, obs.players, obs.hand, obs.ctx, seats, plays, comps,
-                      lambda a, b: same_side(obs.is_attacker, a, b), obs.is_attacker(obs.seat), tricks_left)
+    return TrickState(
+        obs.seat,
+        obs.players,
+        obs.hand,
+        obs.ctx,
+        seats,
+        plays,
+        comps,
+        lambda a, b: same_side(obs.is_attacker, a, b),
+        obs.is_attacker(obs.seat),
+        tricks_left,
+    )
 
 
 class HeuristicBot(Bot):
@@ -99,9 +109,13 @@ def scored_plays(obs: Observation, mem: Memory) -> list[tuple[float, tuple[int, 
     ally = [s for s in range(obs.players) if s != obs.seat and same_side(obs.is_attacker, s, obs.seat)]
     foes = [s for s in range(obs.players) if not same_side(obs.is_attacker, s, obs.seat)]
     options = lead_options(obs.hand, obs.ctx, threats.unseen)
-    return score_leads(st, threats, options,
-                       lambda e: any(e in mem.void[s] and TRUMP not in mem.void[s] for s in ally),
-                       lambda e: any(e in mem.void[s] for s in foes))
+    return score_leads(
+        st,
+        threats,
+        options,
+        lambda e: any(e in mem.void[s] and TRUMP not in mem.void[s] for s in ally),
+        lambda e: any(e in mem.void[s] for s in foes),
+    )
 
 
 def trump_length(hand: tuple[int, ...] | list[int], ctx_suit: int | None, level: LevelRank) -> int:
@@ -199,19 +213,31 @@ def _plain_suits(hand: tuple[int, ...] | list[int], ctx: TrumpContext) -> dict[i
     return plain
 
 
-def _fill(hand: tuple[int, ...] | list[int], ctx: TrumpContext, size: int, chosen: list[int],
-          keep_value: Callable[[int], float], plain: dict[int, list[int]]) -> tuple[int, ...]:
+def _fill(
+    hand: tuple[int, ...] | list[int],
+    ctx: TrumpContext,
+    size: int,
+    chosen: list[int],
+    keep_value: Callable[[int], float],
+    plain: dict[int, list[int]],
+) -> tuple[int, ...]:
     """``chosen`` topped up with the cheapest other cards (plain before trump, short suits first)."""
     eff = ctx.eff
     remaining = Counter(hand)
     remaining.subtract(chosen)
     rest = [c for c in remaining.elements()]
-    rest.sort(key=lambda c: (eff[c] == TRUMP, keep_value(c) if eff[c] != TRUMP else ctx.order[c],
-                             -len(plain.get(eff[c], ()))))
+    rest.sort(key=lambda c: (eff[c] == TRUMP, keep_value(c) if eff[c] != TRUMP else ctx.order[c], -len(plain.get(eff[c], ()))))
     return tuple((chosen + rest[: size - len(chosen)])[:size])
 
 
 register("heuristic", lambda seed, **kw: HeuristicBot(seed, **kw))
 
-__all__ = ["HeuristicBot", "MemoryThreats", "scored_plays", "heuristic_bury", "bury_candidates", "heuristic_declaration",
-           "trick_state"]
+__all__ = [
+    "HeuristicBot",
+    "MemoryThreats",
+    "scored_plays",
+    "heuristic_bury",
+    "bury_candidates",
+    "heuristic_declaration",
+    "trick_state",
+]

@@ -48,8 +48,16 @@ LEVELS: dict[str, dict[str, float]] = {
 class HumanBot(Bot):
     name = "human"
 
-    def __init__(self, seed: int | None = None, *, level: str = "normal", forget: float | None = None,
-                 pairs: float | None = None, temper: float | None = None, careless_bury: float | None = None) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        level: str = "normal",
+        forget: float | None = None,
+        pairs: float | None = None,
+        temper: float | None = None,
+        careless_bury: float | None = None,
+    ) -> None:
         if level not in LEVELS:
             raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
         base = LEVELS[level]

@@ -58,8 +58,9 @@ class _Follow:
 class PlayModel:
     """The likelihood of the others' recent follows under the heuristic's tactics, per sampled deal."""
 
-    def __init__(self, obs: Observation, *, window: int = DEFAULT_WINDOW, temper: float = DEFAULT_TEMPER,
-                 eps: float = DEFAULT_EPS) -> None:
+    def __init__(
+        self, obs: Observation, *, window: int = DEFAULT_WINDOW, temper: float = DEFAULT_TEMPER, eps: float = DEFAULT_EPS
+    ) -> None:
         self.obs, self.ctx, self.temper, self.eps = obs, obs.ctx, temper, eps
         self.follows = _recent_follows(obs, window)
         self.evaluations = 0  # follows scored so far (the search counts them in its step budget)
@@ -78,13 +79,29 @@ class PlayModel:
             if f.seat == obs.dealer and obs.kitty is None:  # the burier knows the kitty
                 for c in kitty:
                     unseen[c] -= 1
-            mem = Memory(f.seat, ctx, Counter(f.seen), Counter({c: n for c, n in enumerate(unseen) if n > 0}),
-                         [set(v) for v in f.void], [set(v) for v in f.no_pairs],
-                         [Counter() for _ in range(obs.players)], f.seat != obs.dealer)
+            mem = Memory(
+                f.seat,
+                ctx,
+                Counter(f.seen),
+                Counter({c: n for c, n in enumerate(unseen) if n > 0}),
+                [set(v) for v in f.void],
+                [set(v) for v in f.no_pairs],
+                [Counter() for _ in range(obs.players)],
+                f.seat != obs.dealer,
+            )
             cards = sorted(hand.elements())
-            st = TrickState(f.seat, obs.players, cards, ctx, f.seats, f.plays, f.comps,
-                            lambda a, b: same_side(obs.is_attacker, a, b), obs.is_attacker(f.seat),
-                            max(1, len(cards) // len(f.plays[0])))
+            st = TrickState(
+                f.seat,
+                obs.players,
+                cards,
+                ctx,
+                f.seats,
+                f.plays,
+                f.comps,
+                lambda a, b: same_side(obs.is_attacker, a, b),
+                obs.is_attacker(f.seat),
+                max(1, len(cards) // len(f.plays[0])),
+            )
             options = follow_options(st)
             if f.play not in options:
                 options.append(f.play)
@@ -106,8 +123,9 @@ def _recent_follows(obs: Observation, window: int) -> list[_Follow]:
         tricks.append(obs.trick)
     first = max(0, len(obs.tricks) - window)
     players = obs.players
-    notes = _Notes(0, None, Counter(), [set() for _ in range(players)], [set() for _ in range(players)],
-                   [Counter() for _ in range(players)])  # what the tricks before each one showed
+    notes = _Notes(
+        0, None, Counter(), [set() for _ in range(players)], [set() for _ in range(players)], [Counter() for _ in range(players)]
+    )  # what the tricks before each one showed
     for t in tricks[:first]:
         notes.note(t, ctx)
     since: list[Counter[int]] = [Counter() for _ in range(players)]
@@ -122,16 +140,28 @@ def _recent_follows(obs: Observation, window: int) -> list[_Follow]:
         no_pairs = tuple(frozenset(v) for v in notes.no_pairs)
         for j, (s, p) in enumerate(zip(t.seats, t.plays, strict=False)):
             if j and s != obs.seat and len(t.plays[0]) <= MAX_LEAD:
-                out.append(_Follow(s, tuple(sorted(p)), tuple(t.seats[:j]), tuple(t.plays[:j]), comps, Counter(since[s]),
-                                   Counter(seen), void, no_pairs))
+                out.append(
+                    _Follow(
+                        s,
+                        tuple(sorted(p)),
+                        tuple(t.seats[:j]),
+                        tuple(t.plays[:j]),
+                        comps,
+                        Counter(since[s]),
+                        Counter(seen),
+                        void,
+                        no_pairs,
+                    )
+                )
             seen.update(p)
             since[s].subtract(p)
         notes.note(t, ctx)
     return out
 
 
-def sample_weighted(draw: list[tuple[list[list[int]], list[int]]], model: PlayModel,
-                    rng: random.Random) -> tuple[list[list[int]], list[int]]:
+def sample_weighted(
+    draw: list[tuple[list[list[int]], list[int]]], model: PlayModel, rng: random.Random
+) -> tuple[list[list[int]], list[int]]:
     """One of the drawn deals, in proportion to the likelihood of the observed follows under it."""
     if len(draw) == 1 or not model.follows:
         return draw[0]

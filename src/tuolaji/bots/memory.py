@@ -41,14 +41,27 @@ class _Notes:
 
     __slots__ = ("done", "last", "played", "void", "no_pairs", "holds")
 
-    def __init__(self, done: int, last: PublicTrick | None, played: Counter[int], void: list[set[int]],
-                 no_pairs: list[set[int]], holds: list[Counter[int]]) -> None:
+    def __init__(
+        self,
+        done: int,
+        last: PublicTrick | None,
+        played: Counter[int],
+        void: list[set[int]],
+        no_pairs: list[set[int]],
+        holds: list[Counter[int]],
+    ) -> None:
         self.done, self.last = done, last
         self.played, self.void, self.no_pairs, self.holds = played, void, no_pairs, holds
 
     def copy(self) -> _Notes:
-        return _Notes(self.done, self.last, Counter(self.played), [set(v) for v in self.void],
-                      [set(v) for v in self.no_pairs], [Counter(h) for h in self.holds])
+        return _Notes(
+            self.done,
+            self.last,
+            Counter(self.played),
+            [set(v) for v in self.void],
+            [set(v) for v in self.no_pairs],
+            [Counter(h) for h in self.holds],
+        )
 
     def note(self, t: PublicTrick, ctx: TrumpContext) -> None:
         eff = ctx.eff
@@ -95,7 +108,7 @@ def _notes(obs: Observation) -> _Notes:
     if got.done == len(tricks):
         return got.copy()
     notes = got.copy()
-    for t in tricks[got.done:]:
+    for t in tricks[got.done :]:
         notes.note(t, obs.ctx)
     notes.done, notes.last = len(tricks), tricks[-1]
     if len(_NOTES) >= _NOTES_MAX:

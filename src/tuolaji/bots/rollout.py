@@ -88,8 +88,9 @@ def _multi_follow(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     best_i = trick_winner(trick.plays, ctx, comps)
     ours = same_side(rnd.is_attacker, trick.seats[best_i], seat)
     if len(suit) <= n:
-        rest = sorted((c for c in hand if eff[c] != e), key=lambda c: (eff[c] == TRUMP, POINTS[c] * (-1 if ours else 1),
-                                                                       ctx.order[c]))
+        rest = sorted(
+            (c for c in hand if eff[c] != e), key=lambda c: (eff[c] == TRUMP, POINTS[c] * (-1 if ours else 1), ctx.order[c])
+        )
         if not suit and not ours and sum(1 for c in hand if eff[c] == TRUMP) >= n:
             ruff = tuple(structured_pick([c for c in hand if eff[c] == TRUMP], comps, ctx, low=True))
             if trick_winner([*trick.plays, ruff], ctx, comps) == len(trick.plays):
@@ -184,8 +185,9 @@ class HandThreats:
         return best_top(trumps, k, m, order) > (top if tier == 1 else -1)
 
 
-def _few_leads(hand: Sequence[int], ctx: TrumpContext,
-               unseen_by_suit: Callable[[int], Mapping[int, int]]) -> list[tuple[int, ...]]:
+def _few_leads(
+    hand: Sequence[int], ctx: TrumpContext, unseen_by_suit: Callable[[int], Mapping[int, int]]
+) -> list[tuple[int, ...]]:
     """Rollout leads: every multi-card lead the heuristic would weigh (tuples, tractors, throws
     of sure combinations), but per suit only the top and the lowest singles."""
     eff, order = ctx.eff, ctx.order

@@ -54,11 +54,26 @@ DEFAULT_ENDGAME_NODES = 20_000  # positions per endgame decision, all samples to
 class SearchBot(Bot):
     name = "search"
 
-    def __init__(self, seed: int | None = None, *, steps: int = DEFAULT_STEPS, iterations: int = DEFAULT_ITERATIONS,
-                 time: float = DEFAULT_TIME, candidates: int = 6, confidence: float = 1.0, policy: str = "tactical",
-                 deep: int = DEFAULT_DEEP, playing: bool = True, declaring: bool = True, burying: bool = True,
-                 calling: bool = True, setup_steps: int = DEFAULT_SETUP_STEPS, endgame: int = DEFAULT_ENDGAME,
-                 endgame_nodes: int = DEFAULT_ENDGAME_NODES, infer: int = DEFAULT_POOL) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        steps: int = DEFAULT_STEPS,
+        iterations: int = DEFAULT_ITERATIONS,
+        time: float = DEFAULT_TIME,
+        candidates: int = 6,
+        confidence: float = 1.0,
+        policy: str = "tactical",
+        deep: int = DEFAULT_DEEP,
+        playing: bool = True,
+        declaring: bool = True,
+        burying: bool = True,
+        calling: bool = True,
+        setup_steps: int = DEFAULT_SETUP_STEPS,
+        endgame: int = DEFAULT_ENDGAME,
+        endgame_nodes: int = DEFAULT_ENDGAME_NODES,
+        infer: int = DEFAULT_POOL,
+    ) -> None:
         self.rng = random.Random(seed)
         self.steps = steps
         self.iterations = iterations
@@ -89,8 +104,9 @@ class SearchBot(Bot):
 
     def _setup_pick(self, n: int, play_out: Callable[[int, Deal], Round], obs: Observation) -> int:
         policy = truncated(self.policy, self.deep)
-        values, self.last_timed_out = compare(n, play_out, obs, steps=self.setup_steps, iterations=self.iterations,
-                                              policy=policy, rng=self.rng, time_cap=self.time)
+        values, self.last_timed_out = compare(
+            n, play_out, obs, steps=self.setup_steps, iterations=self.iterations, policy=policy, rng=self.rng, time_cap=self.time
+        )
         self.last_iterations = len(values[0])
         return pick(values, self.confidence)
 
@@ -157,7 +173,6 @@ class SearchBot(Bot):
                 break
         self.last_iterations = done
         return cands[pick(values, self.confidence)]
-
 
     def _endgame(self, obs: Observation, mem: Memory, ranked: list[tuple[int, ...]]) -> tuple[int, ...]:
         """Every legal play, valued exactly in each sampled deal; the best average (ties and too

@@ -52,14 +52,22 @@ def sample_deal(obs: Observation, rng: random.Random) -> Deal:
         need = size - len(hands[s])
         if obs.phase == Phase.BURY and s == obs.seat:
             need = 0  # holds the kitty already
-        hands[s].extend(pool[:max(0, need)])
-        del pool[:max(0, need)]
+        hands[s].extend(pool[: max(0, need)])
+        del pool[: max(0, need)]
     return hands, pool  # what is left is the kitty this seat has not seen
 
 
-def play_position(obs: Observation, hands: Sequence[Sequence[int]], kitty: Sequence[int], *, trump: int | None,
-                  dealer: int, burier: int, buried: Sequence[int] | None = None,
-                  friend_card: int | None = None) -> Round:
+def play_position(
+    obs: Observation,
+    hands: Sequence[Sequence[int]],
+    kitty: Sequence[int],
+    *,
+    trump: int | None,
+    dealer: int,
+    burier: int,
+    buried: Sequence[int] | None = None,
+    friend_card: int | None = None,
+) -> Round:
     """A Round at the first lead: ``burier`` adds ``kitty`` to its hand and buries ``buried``
     (by default what the heuristic would)."""
     rules = obs.rules
@@ -96,8 +104,17 @@ def usual_friend(hand: Sequence[int], ctx: TrumpContext, decks: int) -> int:
     return 12
 
 
-def compare(n: int, play_out: Callable[[int, Deal], Round], obs: Observation, *, steps: int, iterations: int,
-            policy: Policy, rng: random.Random, time_cap: float) -> tuple[list[list[float]], bool]:
+def compare(
+    n: int,
+    play_out: Callable[[int, Deal], Round],
+    obs: Observation,
+    *,
+    steps: int,
+    iterations: int,
+    policy: Policy,
+    rng: random.Random,
+    time_cap: float,
+) -> tuple[list[list[float]], bool]:
     """Values for this seat of ``n`` candidates played out in the same samples, within budget;
     and whether the time cap (not the step or sample budget) ended the search."""
     values: list[list[float]] = [[] for _ in range(n)]
@@ -164,8 +181,7 @@ def bury_play_out(obs: Observation, cands: Sequence[tuple[int, ...]]) -> Callabl
     trump = obs.ctx.trump
 
     def play_out(i: int, deal: Deal) -> Round:
-        return play_position(obs, deal[0], (), trump=trump, dealer=obs.dealer or 0, burier=obs.seat,
-                             buried=cands[i])
+        return play_position(obs, deal[0], (), trump=trump, dealer=obs.dealer or 0, burier=obs.seat, buried=cands[i])
 
     return play_out
 
@@ -186,11 +202,22 @@ def friend_play_out(obs: Observation, cands: Sequence[int]) -> Callable[[int, De
     kitty = tuple(obs.kitty or ())
 
     def play_out(i: int, deal: Deal) -> Round:
-        return play_position(obs, deal[0], kitty, trump=obs.ctx.trump, dealer=obs.seat, burier=obs.seat,
-                             buried=kitty, friend_card=cands[i])
+        return play_position(
+            obs, deal[0], kitty, trump=obs.ctx.trump, dealer=obs.seat, burier=obs.seat, buried=kitty, friend_card=cands[i]
+        )
 
     return play_out
 
 
-__all__ = ["sample_deal", "play_position", "compare", "declare_candidates", "declare_play_out", "bury_play_out",
-           "friend_candidates", "friend_play_out", "usual_friend", "Deal"]
+__all__ = [
+    "sample_deal",
+    "play_position",
+    "compare",
+    "declare_candidates",
+    "declare_play_out",
+    "bury_play_out",
+    "friend_candidates",
+    "friend_play_out",
+    "usual_friend",
+    "Deal",
+]

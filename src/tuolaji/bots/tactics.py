@@ -248,8 +248,9 @@ def sure_combos(cards: Sequence[int], ctx: TrumpContext, unseen_suit: Mapping[in
     return [c for c in decompose(cards, ctx) if best_top(unseen_suit, c.k, c.m, ctx.order) <= c.top]
 
 
-def lead_options(hand: Sequence[int], ctx: TrumpContext, unseen_by_suit: Callable[[int], Mapping[int, int]], *,
-                 singles: bool = True) -> list[tuple[int, ...]]:
+def lead_options(
+    hand: Sequence[int], ctx: TrumpContext, unseen_by_suit: Callable[[int], Mapping[int, int]], *, singles: bool = True
+) -> list[tuple[int, ...]]:
     """Single combinations (singles, pairs, tractors) plus, per suit, a throw of its sure combos."""
     from ..engine.legal import lead_combos
 
@@ -264,13 +265,23 @@ def lead_options(hand: Sequence[int], ctx: TrumpContext, unseen_by_suit: Callabl
     return list(out)
 
 
-def choose_lead(st: TrickState, threats: Threats, options: Sequence[tuple[int, ...]],
-                ally_void: Callable[[int], bool], foe_void: Callable[[int], bool]) -> tuple[int, ...]:
+def choose_lead(
+    st: TrickState,
+    threats: Threats,
+    options: Sequence[tuple[int, ...]],
+    ally_void: Callable[[int], bool],
+    foe_void: Callable[[int], bool],
+) -> tuple[int, ...]:
     return max(score_leads(st, threats, options, ally_void, foe_void))[1]
 
 
-def score_leads(st: TrickState, threats: Threats, options: Sequence[tuple[int, ...]],
-                ally_void: Callable[[int], bool], foe_void: Callable[[int], bool]) -> list[tuple[float, tuple[int, ...]]]:
+def score_leads(
+    st: TrickState,
+    threats: Threats,
+    options: Sequence[tuple[int, ...]],
+    ally_void: Callable[[int], bool],
+    foe_void: Callable[[int], bool],
+) -> list[tuple[float, tuple[int, ...]]]:
     """Prefer sure winners (bigger is better), then cheap leads; trumps pulled by the dealer's side."""
     ctx = st.ctx
     eff = ctx.eff
@@ -309,6 +320,20 @@ def score_leads(st: TrickState, threats: Threats, options: Sequence[tuple[int, .
 
 
 __all__ = [
-    "TrickState", "Threats", "choose_follow", "choose_lead", "score_follows", "score_leads", "follow_options",
-    "lead_options", "strength", "strengths", "cost", "points", "structured_pick", "sure_combos", "threatened", "winning_shape",
+    "TrickState",
+    "Threats",
+    "choose_follow",
+    "choose_lead",
+    "score_follows",
+    "score_leads",
+    "follow_options",
+    "lead_options",
+    "strength",
+    "strengths",
+    "cost",
+    "points",
+    "structured_pick",
+    "sure_combos",
+    "threatened",
+    "winning_shape",
 ]

@@ -14,4 +14,3 @@ IsAttacker = Callable[[int], bool]
 def same_side(is_attacker: IsAttacker, a: int, b: int) -> bool:
     """Are seats ``a`` and ``b`` on the same side (both attackers or both the dealer's team)?"""
     return is_attacker(a) == is_attacker(b)
-

@@ -167,8 +167,19 @@ class RoundEnded(Event):
 
 _CARD_FIELDS = {"cards", "attempted", "kitty", "beating"}
 _ONE_CARD_FIELDS = {"card"}
-_OPTIONAL_FIELDS = {"attempted", "dealer_side", "overrides", "failed_throws", "penalty_points", "beaten_by", "beating",
-                    "coins", "j_hook", "surrendered", "nth"}
+_OPTIONAL_FIELDS = {
+    "attempted",
+    "dealer_side",
+    "overrides",
+    "failed_throws",
+    "penalty_points",
+    "beaten_by",
+    "beating",
+    "coins",
+    "j_hook",
+    "surrendered",
+    "nth",
+}
 # Fields added after records were first written, left out when None or empty so older events read the same
 # (coins: a table without a stake).
 _OMITTED_WHEN_EMPTY = {"beaten_by", "beating", "coins"}
@@ -176,11 +187,22 @@ _OMITTED_WHEN_EMPTY = {"beaten_by", "beating", "coins"}
 _OMITTED_AT_DEFAULT = {"j_hook": False, "surrendered": None, "nth": 0}
 
 EVENT_NAMES: dict[type[Event], str] = {
-    Dealt: "dealt", Declared: "declared", Passed: "passed", TrumpFixed: "trump_fixed",
-    Redealt: "redealt", KittyTaken: "kitty_taken", Buried: "buried", Played: "played",
-    TrickEnded: "trick_ended", RoundEnded: "round_ended", RedealRequested: "redeal_requested",
-    FriendCalled: "friend_called", FriendRevealed: "friend_revealed", TimeIsUp: "time_is_up",
-    SurrenderProposed: "surrender_proposed", SurrenderAnswered: "surrender_answered",
+    Dealt: "dealt",
+    Declared: "declared",
+    Passed: "passed",
+    TrumpFixed: "trump_fixed",
+    Redealt: "redealt",
+    KittyTaken: "kitty_taken",
+    Buried: "buried",
+    Played: "played",
+    TrickEnded: "trick_ended",
+    RoundEnded: "round_ended",
+    RedealRequested: "redeal_requested",
+    FriendCalled: "friend_called",
+    FriendRevealed: "friend_revealed",
+    TimeIsUp: "time_is_up",
+    SurrenderProposed: "surrender_proposed",
+    SurrenderAnswered: "surrender_answered",
 }
 EVENT_TYPES = {v: k for k, v in EVENT_NAMES.items()}
 

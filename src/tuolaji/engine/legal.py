@@ -202,8 +202,7 @@ def declaration_options(rnd: Round, seat: int) -> list[tuple[int, ...]]:
     """Declarations ``seat`` could make now that would stand."""
     if rnd.declare_refusal(seat):
         return []
-    return options(seat, rnd.declaring_hand(seat), rnd.level, rnd.bid, rnd.rules,
-                   pairs_only=rnd.phase == Phase.OVERRIDE)
+    return options(seat, rnd.declaring_hand(seat), rnd.level, rnd.bid, rnd.rules, pairs_only=rnd.phase == Phase.OVERRIDE)
 
 
 # ------------------------------------------------------------------ for bots and sampling
@@ -234,8 +233,13 @@ def random_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     return random_legal_play(rnd.hands[seat], lead, rnd.ctx, rng, rnd.trick.lead_comps)
 
 
-def random_legal_play(hand: Sequence[int], lead: Sequence[int] | None, ctx: TrumpContext, rng: random.Random,
-                      lead_comps: Sequence[Combo] | None = None) -> tuple[int, ...]:
+def random_legal_play(
+    hand: Sequence[int],
+    lead: Sequence[int] | None,
+    ctx: TrumpContext,
+    rng: random.Random,
+    lead_comps: Sequence[Combo] | None = None,
+) -> tuple[int, ...]:
     """A random legal lead (``lead`` None: one combination) or follow, from the hand alone.
 
     Needs nothing hidden, so bots use it on their own observation.
@@ -261,8 +265,7 @@ def random_legal_play(hand: Sequence[int], lead: Sequence[int] | None, ctx: Trum
     raise AssertionError("no legal follow")  # pragma: no cover - required_structure guarantees one
 
 
-def _structured_pick(suit: list[int], comps: Sequence[Combo], ctx: TrumpContext,
-                     rng: random.Random) -> tuple[int, ...]:
+def _structured_pick(suit: list[int], comps: Sequence[Combo], ctx: TrumpContext, rng: random.Random) -> tuple[int, ...]:
     typed = list(comps)
     n = sum(len(c.cards) for c in typed)
     counts = Counter(suit)
@@ -294,6 +297,15 @@ def _structured_pick(suit: list[int], comps: Sequence[Combo], ctx: TrumpContext,
 
 
 __all__ = [
-    "legal_plays", "count_legal_plays", "is_legal", "legal_actions", "declaration_options",
-    "lead_combos", "random_play", "random_legal_play", "submultisets", "all_submultisets", "count_submultisets",
+    "legal_plays",
+    "count_legal_plays",
+    "is_legal",
+    "legal_actions",
+    "declaration_options",
+    "lead_combos",
+    "random_play",
+    "random_legal_play",
+    "submultisets",
+    "all_submultisets",
+    "count_submultisets",
 ]

@@ -72,8 +72,9 @@ class Match:
     seat's with find-a-friend, where levels are kept per player).
     """
 
-    def __init__(self, *, rules: RuleSet | str | None = None, seed: int | None = None,
-                 deals: Sequence[Sequence[int]] | None = None) -> None:
+    def __init__(
+        self, *, rules: RuleSet | str | None = None, seed: int | None = None, deals: Sequence[Sequence[int]] | None = None
+    ) -> None:
         self.rules = load_rules(rules)
         # a fresh seed comes from the operating system, never from the process-wide Mersenne
         # Twister, whose outputs (seeds of finished games) would predict the games after them
@@ -153,17 +154,28 @@ class Match:
     def _save(self) -> _Saved:
         # Lists only grow during an action, so their lengths restore them.
         self._rng_before = None
-        return _Saved(self.round, len(self.round.events), len(self.events), len(self.rounds), len(self.deals),
-                      list(self.levels), list(self.reached), list(self.purses), self.dealer, self.winner,
-                      self.time_up, self.actions)
+        return _Saved(
+            self.round,
+            len(self.round.events),
+            len(self.events),
+            len(self.rounds),
+            len(self.deals),
+            list(self.levels),
+            list(self.reached),
+            list(self.purses),
+            self.dealer,
+            self.winner,
+            self.time_up,
+            self.actions,
+        )
 
     def _restore(self, saved: _Saved) -> None:
         rnd = saved.round
         rnd.__dict__.update(self._rebuilt(rnd, saved.round_events).__dict__)  # holders of the round see it restored
         self.round = rnd
-        del self.events[saved.events:]
-        del self.rounds[saved.rounds:]
-        del self.deals[saved.deals:]
+        del self.events[saved.events :]
+        del self.rounds[saved.rounds :]
+        del self.deals[saved.deals :]
         self.levels, self.reached, self.purses = saved.levels, saved.reached, saved.purses
         self.dealer, self.winner, self.time_up, self.actions = saved.dealer, saved.winner, saved.time_up, saved.actions
         if self._rng_before is not None:

@@ -73,8 +73,7 @@ class Observation:
         hand = list(self.hand)
         for c in self.from_kitty:
             hand.remove(c)
-        return options(self.seat, hand, self.level, self.bid, self.rules,
-                       pairs_only=self.phase == Phase.OVERRIDE)
+        return options(self.seat, hand, self.level, self.bid, self.rules, pairs_only=self.phase == Phase.OVERRIDE)
 
 
 def _public(t: object) -> PublicTrick:
@@ -126,8 +125,7 @@ def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
         events=tuple(e.redacted(seat) for e in rnd.events) if with_events else (),
         rules=rnd.rules,
         bid=rnd.bid,
-        known_dealer_side=tuple(s for s in range(rnd.players) if rnd.dealer is not None
-                                and not rnd.publicly_attacker(s)),
+        known_dealer_side=tuple(s for s in range(rnd.players) if rnd.dealer is not None and not rnd.publicly_attacker(s)),
         friend_card=rnd.friend_card,
         friend_known=rnd.friend_revealed,
         from_kitty=tuple(rnd.from_kitty[seat]),

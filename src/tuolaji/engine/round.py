@@ -96,8 +96,7 @@ class Round:
     ``dealer`` is None in a match's first round: the declaration decides it (抢庄).
     """
 
-    def __init__(self, *, rules: RuleSet, deck: Sequence[int], level: LevelRank, dealer: int | None,
-                 start_seat: int = 0) -> None:
+    def __init__(self, *, rules: RuleSet, deck: Sequence[int], level: LevelRank, dealer: int | None, start_seat: int = 0) -> None:
         self.rules = rules
         self.players = rules.players
         self.hand_size = rules.hand_size_value
@@ -118,7 +117,7 @@ class Round:
         self.turn: int | None = None
         self.passes = 0
         self.ctx: TrumpContext | None = None
-        self.kitty: list[int] = list(self.deck[self.players * self.hand_size:])
+        self.kitty: list[int] = list(self.deck[self.players * self.hand_size :])
         self.burier: int | None = None  # who buried the kitty now face down
         self.from_kitty: list[list[int]] = [[] for _ in range(self.players)]  # kitty cards still in hand
         self.friend_card: int | None = None
@@ -294,14 +293,21 @@ class Round:
     def declare_refusal(self, seat: int) -> Reason | None:
         """Why ``seat`` may not declare at all now (seed 000 C: after the first round only the
         dealer's side declares; the other side may at the last call when it cannot), or None."""
-        if (self.rules.declare_rights != DeclareRights.DEALER_SIDE or self.dealer is None
-                or self.first_round or self.phase == Phase.OVERRIDE):
+        if (
+            self.rules.declare_rights != DeclareRights.DEALER_SIDE
+            or self.dealer is None
+            or self.first_round
+            or self.phase == Phase.OVERRIDE
+        ):
             return None
         side = self.dealer_side()
         if seat in side:
             return None
-        if self.phase == Phase.DECLARE and (self.bid is None or self.bid.seat not in side) and not any(
-                options(s, self.hands[s], self.level, None, self.rules) for s in side):
+        if (
+            self.phase == Phase.DECLARE
+            and (self.bid is None or self.bid.seat not in side)
+            and not any(options(s, self.hands[s], self.level, None, self.rules) for s in side)
+        ):
             return None
         return Reason.DEALER_SIDE_DECLARES
 
@@ -330,8 +336,7 @@ class Round:
     def partners(self, seat: int) -> list[int]:
         """The other seats of ``seat``'s side (the truth), in play order after it."""
         attacker = self.is_attacker(seat)
-        return [s for k in range(1, self.players) for s in [(seat + k) % self.players]
-                if self.is_attacker(s) == attacker]
+        return [s for k in range(1, self.players) for s in [(seat + k) % self.players] if self.is_attacker(s) == attacker]
 
     def surrender_refusal(self, seat: int) -> Reason | None:
         """Why ``seat`` may not propose to concede now (table rule ``surrender``), or None."""
@@ -432,8 +437,12 @@ class Round:
         self.bid = bid
         if self.first_bidder is None:
             self.first_bidder = bid.seat
-        if (self.rules.declare_rights == DeclareRights.DEALER_SIDE and not self.first_round
-                and self.phase == Phase.DECLARE and bid.seat not in self.dealer_side()):
+        if (
+            self.rules.declare_rights == DeclareRights.DEALER_SIDE
+            and not self.first_round
+            and self.phase == Phase.DECLARE
+            and bid.seat not in self.dealer_side()
+        ):
             self.dealer = bid.seat  # 000 C: the dealer's side could not declare, the deal changes hands
         if previous is not None and not (previous.seat == bid.seat and previous.card == bid.card):
             self.overrides += 1
@@ -487,16 +496,14 @@ class Round:
             trump: int | None = bid.trump
             source = "declared"
             if self.dealer is None:
-                self.dealer = (bid.seat if rules.first_round_dealer == FirstRoundDealer.LAST_DECLARER
-                               else self.first_bidder)
+                self.dealer = bid.seat if rules.first_round_dealer == FirstRoundDealer.LAST_DECLARER else self.first_bidder
         else:
             fallback = rules.first_round_no_declaration if self.dealer is None else rules.no_declaration
             if fallback == NoDeclaration.REDEAL:
                 self._redeal()
                 return
             if fallback == NoDeclaration.KITTY_PAIR:
-                holder = kitty_pair_holder(self.hands, self.kitty, self.dealer if self.dealer is not None
-                                           else self.start_seat)
+                holder = kitty_pair_holder(self.hands, self.kitty, self.dealer if self.dealer is not None else self.start_seat)
                 if holder is not None and holder not in self.dealer_side():
                     self.dealer = holder
             if self.dealer is None:
@@ -600,8 +607,7 @@ class Round:
         self.events.append(Played(seat, played, attempted, beaten_by, beating))
         if self.friend_nth and not self.friend_revealed and self.friend_card in played:
             self._count_called_copies(seat, played)
-        elif (self.friend is not None and not self.friend_revealed and seat == self.friend
-                and self.friend_card in played):
+        elif self.friend is not None and not self.friend_revealed and seat == self.friend and self.friend_card in played:
             self.friend_revealed = True
             self.events.append(FriendRevealed(seat))
             self.attacker_points = sum(p for s, p in enumerate(self.seat_points) if self.is_attacker(s))
@@ -655,11 +661,28 @@ class Round:
         total = surrender_total(max(0, trick_points + penalty), conceded, self.rules)
         self.attacker_points = total
         team, levels = level_change(total, self.rules)
-        coins = round_coins(self.rules, dealer_side=side, team=team, levels=levels, overrides=self.overrides,
-                            failed_throws=self.failed_throws)
-        self._end(RoundEnded(total, trick_points, tuple(self.kitty), sum(POINTS[c] for c in self.kitty), 0, False,
-                             team, levels, self._next_dealer(team, dealer), side, self.overrides,
-                             tuple(self.failed_throws), penalty, coins, surrendered=conceded))
+        coins = round_coins(
+            self.rules, dealer_side=side, team=team, levels=levels, overrides=self.overrides, failed_throws=self.failed_throws
+        )
+        self._end(
+            RoundEnded(
+                total,
+                trick_points,
+                tuple(self.kitty),
+                sum(POINTS[c] for c in self.kitty),
+                0,
+                False,
+                team,
+                levels,
+                self._next_dealer(team, dealer),
+                side,
+                self.overrides,
+                tuple(self.failed_throws),
+                penalty,
+                coins,
+                surrendered=conceded,
+            )
+        )
 
     def _throw_penalty(self, side: tuple[int, ...]) -> int:
         penalty = 0
@@ -727,11 +750,28 @@ class Round:
         total = max(0, trick_points + kitty_points * mult + penalty)
         self.attacker_points = total
         team, levels = level_change(total, rules)
-        coins = round_coins(rules, dealer_side=side, team=team, levels=levels, overrides=self.overrides,
-                            failed_throws=self.failed_throws)
-        self._end(RoundEnded(total, trick_points, tuple(self.kitty), kitty_points, mult, captured,
-                             team, levels, self._next_dealer(team, dealer), side, self.overrides,
-                             tuple(self.failed_throws), penalty, coins, j_hook=self.j_hook(last)))
+        coins = round_coins(
+            rules, dealer_side=side, team=team, levels=levels, overrides=self.overrides, failed_throws=self.failed_throws
+        )
+        self._end(
+            RoundEnded(
+                total,
+                trick_points,
+                tuple(self.kitty),
+                kitty_points,
+                mult,
+                captured,
+                team,
+                levels,
+                self._next_dealer(team, dealer),
+                side,
+                self.overrides,
+                tuple(self.failed_throws),
+                penalty,
+                coins,
+                j_hook=self.j_hook(last),
+            )
+        )
 
     # ----------------------------------------------------------------- copying
     def copy(self) -> Round:

@@ -46,12 +46,16 @@ def round_view(rnd: Round, seat: int | None) -> dict[str, Any]:
         "dealt": rnd.dealt,
         "kitty_size": rnd.kitty_size,
         "kitty": kitty,
-        "trick": None if trick is None else {
+        "trick": None
+        if trick is None
+        else {
             "leader": trick.leader,
             "plays": [{"seat": s, "cards": cards_str(p)} for s, p in zip(trick.seats, trick.plays, strict=False)],
             "attempted": None if trick.attempted is None else cards_str(trick.attempted),
         },
-        "last_trick": None if last is None else {
+        "last_trick": None
+        if last is None
+        else {
             "leader": last.leader,
             "plays": [{"seat": s, "cards": cards_str(p)} for s, p in zip(last.seats, last.plays, strict=False)],
             "winner": last.winner,
@@ -61,21 +65,22 @@ def round_view(rnd: Round, seat: int | None) -> dict[str, Any]:
         "attacker_points": rnd.attacker_points,
         "result": None if rnd.result is None else rnd.result.to_dict(),
         "redeal": rnd.redeal,
-        "surrender": None if rnd.surrender_by is None else {"by": rnd.surrender_by,
-                                                            "waiting": list(rnd.surrender_waiting)},
+        "surrender": None if rnd.surrender_by is None else {"by": rnd.surrender_by, "waiting": list(rnd.surrender_waiting)},
     }
 
 
 def match_view(match: Match, seat: int | None) -> dict[str, Any]:
     view = round_view(match.round, seat)
-    view.update({
-        "levels": list(match.levels),
-        "round_number": len(match.rounds) + (0 if match.over else 1),
-        "winner": match.winner,
-        "over": match.over,
-        "time_up": match.time_up,  # a timed match ended at its deadline (the round in play unscored)
-        "purses": list(match.purses),  # coins won (+) or lost (-) per seat; all 0 without a stake
-    })
+    view.update(
+        {
+            "levels": list(match.levels),
+            "round_number": len(match.rounds) + (0 if match.over else 1),
+            "winner": match.winner,
+            "over": match.over,
+            "time_up": match.time_up,  # a timed match ended at its deadline (the round in play unscored)
+            "purses": list(match.purses),  # coins won (+) or lost (-) per seat; all 0 without a stake
+        }
+    )
     return view
 
 

@@ -31,12 +31,22 @@ OFFLINE_WEB = STATIC / "offline"  # boot.js, worker.js, offline.css and the sw.j
 
 # The runtime files loadPyodide() fetches; the rest of the npm package (consoles, typings,
 # source maps, the classic-script loader) is not needed.
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json",
-                 "package.json")
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", "package.json")
 # Modules the worker never imports: the Starlette app, SQLite store, CLIs, tournaments (threads,
 # processes, Ray), the external-bot subprocess bridge, terminal output, and this build script.
-EXCLUDED = ("cli.py", "demo.py", "judge_cli.py", "server/app.py", "server/cli.py", "server/store.py",
-            "server/testing.py", "sim/", "bots/external.py", "offline/build.py", "web/")
+EXCLUDED = (
+    "cli.py",
+    "demo.py",
+    "judge_cli.py",
+    "server/app.py",
+    "server/cli.py",
+    "server/store.py",
+    "server/testing.py",
+    "sim/",
+    "bots/external.py",
+    "offline/build.py",
+    "web/",
+)
 FONT_FILE = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 FONT_INDEX_SC = 2  # Noto Sans CJK SC in the collection
 FONT_LICENSE = Path("/usr/share/doc/fonts-noto-cjk/copyright")
@@ -49,13 +59,19 @@ class BuildError(Exception):
 
 
 def find_pyodide(explicit: str | None) -> Path:
-    candidates = [Path(explicit)] if explicit else [
-        Path.cwd() / "node_modules" / "pyodide", PACKAGE.parent.parent / "node_modules" / "pyodide"]
+    candidates = (
+        [Path(explicit)]
+        if explicit
+        else [Path.cwd() / "node_modules" / "pyodide", PACKAGE.parent.parent / "node_modules" / "pyodide"]
+    )
     for c in candidates:
         if (c / "pyodide.asm.wasm").is_file():
             return c
-    raise BuildError("the Pyodide runtime was not found (looked in " + ", ".join(map(str, candidates))
-                     + "); run `npm ci` in the repository first, or pass --pyodide DIR")
+    raise BuildError(
+        "the Pyodide runtime was not found (looked in "
+        + ", ".join(map(str, candidates))
+        + "); run `npm ci` in the repository first, or pass --pyodide DIR"
+    )
 
 
 def packed_files() -> list[Path]:
@@ -81,8 +97,11 @@ def pack_package(dest: Path) -> None:
 
 def ui_text() -> str:
     """Every text the UI can show: the client's files, and the package's messages and presets."""
-    parts = [p.read_text(encoding="utf-8") for p in sorted(STATIC.rglob("*"))
-             if p.is_file() and p.suffix in (".js", ".html", ".css", ".svg")]
+    parts = [
+        p.read_text(encoding="utf-8")
+        for p in sorted(STATIC.rglob("*"))
+        if p.is_file() and p.suffix in (".js", ".html", ".css", ".svg")
+    ]
     parts += [(PACKAGE / rel).read_text(encoding="utf-8") for rel in packed_files()]
     return "".join(parts)
 
@@ -145,9 +164,16 @@ def render_icons(out: Path, *, font_file: Path) -> list[dict[str, Any]]:
 
 def manifest(icons: list[dict[str, Any]]) -> dict[str, Any]:
     return {
-        "name": "拖拉机", "short_name": "拖拉机", "description": "拖拉机 (升级 / Tractor) — 单机版 · offline card game",
-        "lang": "zh-CN", "start_url": "./", "scope": "./", "display": "standalone",
-        "background_color": "#1e5e38", "theme_color": "#1e5e38", "icons": icons,
+        "name": "拖拉机",
+        "short_name": "拖拉机",
+        "description": "拖拉机 (升级 / Tractor) — 单机版 · offline card game",
+        "lang": "zh-CN",
+        "start_url": "./",
+        "scope": "./",
+        "display": "standalone",
+        "background_color": "#1e5e38",
+        "theme_color": "#1e5e38",
+        "icons": icons,
     }
 
 
@@ -155,10 +181,12 @@ def index_html() -> str:
     """The server's page, with the offline boot script instead of the client's entry point."""
     html = (STATIC / "index.html").read_text(encoding="utf-8")
     html = html.replace('href="/static/', 'href="static/').replace('src="/static/', 'src="static/')
-    head = ('  <link rel="manifest" href="manifest.webmanifest">\n'
-            '  <meta name="theme-color" content="#1e5e38">\n'
-            '  <link rel="apple-touch-icon" href="icons/icon-192.png">\n'
-            '  <link rel="stylesheet" href="static/offline/offline.css">\n')
+    head = (
+        '  <link rel="manifest" href="manifest.webmanifest">\n'
+        '  <meta name="theme-color" content="#1e5e38">\n'
+        '  <link rel="apple-touch-icon" href="icons/icon-192.png">\n'
+        '  <link rel="stylesheet" href="static/offline/offline.css">\n'
+    )
     entry = '<script type="module" src="static/js/app.js"></script>'
     if entry not in html:
         raise BuildError(f"index.html no longer loads the client as {entry!r}: update offline/build.py")
@@ -208,8 +236,14 @@ def build(out: Path, *, pyodide_dir: Path, font_file: Path = FONT_FILE) -> dict[
     sw = (OFFLINE_WEB / "sw.js").read_text(encoding="utf-8")
     sw = sw.replace("__VERSION__", version).replace("__FILES__", json.dumps(["./"] + files))
     (out / "sw.js").write_text(sw, encoding="utf-8")
-    info = {"tuolaji": __version__, "pyodide": pyodide_version, "version": version, "files": len(files) + 2,
-            "bytes": size + len(sw.encode()), "glyphs": n_glyphs}
+    info = {
+        "tuolaji": __version__,
+        "pyodide": pyodide_version,
+        "version": version,
+        "files": len(files) + 2,
+        "bytes": size + len(sw.encode()),
+        "glyphs": n_glyphs,
+    }
     (out / "build.json").write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
     return info
 
@@ -230,8 +264,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"tuolaji build-web: {exc}", file=sys.stderr)
         return 1
     buf = io.StringIO()
-    buf.write(f"wrote {args.out}: {info['files']} files, {info['bytes'] / 1e6:.1f} MB "
-              f"(Pyodide {info['pyodide']}, font subset of {info['glyphs']} glyphs)\n")
+    buf.write(
+        f"wrote {args.out}: {info['files']} files, {info['bytes'] / 1e6:.1f} MB "
+        f"(Pyodide {info['pyodide']}, font subset of {info['glyphs']} glyphs)\n"
+    )
     buf.write("serve it with any static file server, e.g. python -m http.server -d " + args.out + "\n")
     print(buf.getvalue(), end="")
     return 0

@@ -39,6 +39,7 @@ SAVE_VERSION = 1
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # the server's: no 0/O/1/I/L
 LIMITS = Limits()  # the server's defaults: the largest record to import, its rounds
 
+
 class Saves(Protocol):
     """The worker's IndexedDB store (every value is JSON text; a missing key reads as "")."""
 
@@ -57,16 +58,29 @@ class HostError(Exception):
 
 
 def save_document(room: Room) -> dict[str, Any]:
-    return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "code": room.code, "created": room.created,
-            "updated": time.time(), "status": room.status, "room": room.persist_data(),
-            "record": to_record(room.match)}
+    return {
+        "format": SAVE_FORMAT,
+        "version": SAVE_VERSION,
+        "code": room.code,
+        "created": room.created,
+        "updated": time.time(),
+        "status": room.status,
+        "room": room.persist_data(),
+        "record": to_record(room.match),
+    }
 
 
 def save_meta(room: Room, updated: float) -> dict[str, Any]:
     """What the start page lists (the shape of the server's ``store.list_games`` rows)."""
-    return {"code": room.code, "created": room.created, "updated": updated, "status": room.status,
-            "seats": [{"name": s.name, "human": s.token is not None} for s in room.seats],
-            "tokens": [s.token for s in room.seats], "summary": room.public_summary()}
+    return {
+        "code": room.code,
+        "created": room.created,
+        "updated": updated,
+        "status": room.status,
+        "seats": [{"name": s.name, "human": s.token is not None} for s in room.seats],
+        "tokens": [s.token for s in room.seats],
+        "summary": room.public_summary(),
+    }
 
 
 def room_from_save(text: str, lang: str) -> Room:
@@ -80,13 +94,22 @@ def room_from_save(text: str, lang: str) -> Room:
     try:
         match = from_record(doc["record"])
         data = doc["room"]
-        seats = [Seat(name=str(s.get("name") or ""), token=s.get("token"), autoplay=bool(s.get("autoplay")))
-                 for s in data.get("seats", [])]
+        seats = [
+            Seat(name=str(s.get("name") or ""), token=s.get("token"), autoplay=bool(s.get("autoplay")))
+            for s in data.get("seats", [])
+        ]
         if len(seats) != match.rules.players:
             seats = [Seat() for _ in range(match.rules.players)]
-        room = Room(str(doc["code"]), match, settings=data.get("settings"), seats=seats, host=data.get("host"),
-                    status=data.get("status", "playing"), created=float(doc["created"]),
-                    match_deadline=saved_deadline(data))
+        room = Room(
+            str(doc["code"]),
+            match,
+            settings=data.get("settings"),
+            seats=seats,
+            host=data.get("host"),
+            status=data.get("status", "playing"),
+            created=float(doc["created"]),
+            match_deadline=saved_deadline(data),
+        )
     except (RecordError, RuleSetError) as exc:
         raise HostError(422, "bad_save", lang, why=exc) from None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -131,8 +154,11 @@ class OfflineHost:
         room.dirty = False
         doc = save_document(room)
         try:
-            await self.saves.put(room.code, json.dumps(doc, ensure_ascii=False, separators=(",", ":")),
-                                 json.dumps(save_meta(room, doc["updated"]), ensure_ascii=False))
+            await self.saves.put(
+                room.code,
+                json.dumps(doc, ensure_ascii=False, separators=(",", ":")),
+                json.dumps(save_meta(room, doc["updated"]), ensure_ascii=False),
+            )
         except Exception:
             room.dirty = True
             raise
@@ -192,9 +218,17 @@ class OfflineHost:
             raise HostError(404, "not_found", lang)
         rest = parts[1:]
         if rest == ["info"]:
-            return 200, {"version": __version__, "mode": "offline", "lan": False, "lan_urls": [], "lan_how": None,
-                         "presets": sorted(PRESETS),
-                         "difficulties": list(DIFFICULTIES), "speeds": list(SPEEDS), "lang": lang}
+            return 200, {
+                "version": __version__,
+                "mode": "offline",
+                "lan": False,
+                "lan_urls": [],
+                "lan_how": None,
+                "presets": sorted(PRESETS),
+                "difficulties": list(DIFFICULTIES),
+                "speeds": list(SPEEDS),
+                "lang": lang,
+            }
         if rest == ["rules"]:
             return 200, rules_schema()
         if rest == ["rules", "check"] and method == "POST":
@@ -217,8 +251,13 @@ class OfflineHost:
                 return await self.delete_game(rest[1], token, lang)
             room = await self.get(rest[1], lang)
             if len(rest) == 2:
-                return 200, {**room.room_info(), "rules": room.match.rules.to_dict(), "summary": room.public_summary(),
-                             "rounds": len(room.match.rounds), "over": room.match.over}
+                return 200, {
+                    **room.room_info(),
+                    "rules": room.match.rules.to_dict(),
+                    "summary": room.public_summary(),
+                    "rounds": len(room.match.rounds),
+                    "over": room.match.over,
+                }
             if rest[2:] == ["record"]:
                 return 200, export_record(room.match)
             if rest[2:] == ["replay"]:
@@ -268,9 +307,13 @@ class OfflineHost:
         room = self.rooms.get(code)
         if room is not None:
             # the page is this computer's own player (server/access.py: the local role)
-            roles = roles_of(token_hash=hash_token(token) if token else None, host=room.host,
-                             seat_tokens=[s.token for s in room.seats], local=True,
-                             guest=room.knows_password(None))
+            roles = roles_of(
+                token_hash=hash_token(token) if token else None,
+                host=room.host,
+                seat_tokens=[s.token for s in room.seats],
+                local=True,
+                guest=room.knows_password(None),
+            )
             if not allowed(Act.DELETE, roles):
                 raise HostError(403, "not_yours", lang)
             for c in list(room.conns):
@@ -292,8 +335,9 @@ class OfflineHost:
             match = from_record(record_to_continue(body, max_rounds=LIMITS.max_import_rounds))
         except ValueError as exc:  # RecordError, RuleSetError: said in the player's language
             raise HostError(400, "bad_record", lang, why=exc) from None
-        room = Room(await self.new_code(), match, host=hash_token(token) if token else None,
-                    status="finished" if match.over else "lobby")
+        room = Room(
+            await self.new_code(), match, host=hash_token(token) if token else None, status="finished" if match.over else "lobby"
+        )
         await self.add(room)
         return 200, {"code": room.code, "over": match.over, "rounds": len(match.rounds)}
 

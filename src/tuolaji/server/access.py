@@ -70,7 +70,7 @@ _PLAYER = frozenset({Role.PLAYER, Role.LOCAL})
 _IN_ROOM = frozenset({Role.HOST, Role.PLAYER, Role.LOCAL, Role.GUEST})  # a password room's people
 
 RULES: dict[Act, Rule] = {
-    Act.LIST: Rule(_ALL, note="codes, names, levels; \"mine\" marks the asker's seat"),
+    Act.LIST: Rule(_ALL, note='codes, names, levels; "mine" marks the asker\'s seat'),
     Act.CREATE: Rule(_ALL, note="the creator becomes the host"),
     Act.IMPORT: Rule(_ALL, note="the importer becomes the host (a token is made if none was sent)"),
     Act.INFO: Rule(_IN_ROOM, refusal=Reason.BAD_PASSWORD, note="public room information"),
@@ -79,11 +79,18 @@ RULES: dict[Act, Rule] = {
     Act.DELETE: Rule(_HOST, refusal=Reason.NOT_YOURS, note="players and spectators may not"),
     Act.WATCH: Rule(_IN_ROOM, refusal=Reason.BAD_PASSWORD, note="a spectator sees no hand"),
     Act.CHAT: Rule(_ALL, note="one line a second at most"),
-    Act.SIT: Rule(_ALL, refusal=Reason.SEAT_TAKEN,
-                  note="a free (computer) seat or one's own; taken mid-round it is yours from the next round"),
+    Act.SIT: Rule(
+        _ALL,
+        refusal=Reason.SEAT_TAKEN,
+        note="a free (computer) seat or one's own; taken mid-round it is yours from the next round",
+    ),
     Act.STAND: Rule(_PLAYER, refusal=Reason.NOT_SEATED),
-    Act.KICK: Rule(_HOST, host_away=_PLAYER, refusal=Reason.NOT_HOST,
-                   note="gives another player's seat to the computer; they may not sit here again"),
+    Act.KICK: Rule(
+        _HOST,
+        host_away=_PLAYER,
+        refusal=Reason.NOT_HOST,
+        note="gives another player's seat to the computer; they may not sit here again",
+    ),
     Act.START: Rule(_HOST, host_away=_PLAYER, refusal=Reason.NOT_HOST),
     Act.SETTINGS: Rule(_HOST, host_away=_PLAYER, refusal=Reason.NOT_HOST),
     Act.AUTOPLAY: Rule(_PLAYER, refusal=Reason.NOT_SEATED),
@@ -105,8 +112,9 @@ def require(act: Act, roles: frozenset[Role] | set[Role], *, host_here: bool = T
         raise MessageError(RULES[act].refusal)
 
 
-def roles_of(*, token_hash: str | None, host: str | None, seat_tokens: list[str | None],
-             local: bool, guest: bool) -> frozenset[Role]:
+def roles_of(
+    *, token_hash: str | None, host: str | None, seat_tokens: list[str | None], local: bool, guest: bool
+) -> frozenset[Role]:
     """The roles of a requester with this token hash in a room with this host and these seats;
     ``guest``: the room has no password, or the requester gave it (over HTTP: the
     ``X-Tuolaji-Password`` header; on a WebSocket: ``hello.password``)."""
@@ -125,8 +133,10 @@ def roles_of(*, token_hash: str | None, host: str | None, seat_tokens: list[str 
 def markdown_table() -> str:
     """The table as docs/table.md shows it."""
     cols = (Role.HOST, Role.PLAYER, Role.LOCAL, Role.GUEST, Role.ANYONE)
-    lines = ["| what | " + " | ".join(c.value for c in cols) + " | refused with | note |",
-             "| --- | " + " | ".join("---" for _ in cols) + " | --- | --- |"]
+    lines = [
+        "| what | " + " | ".join(c.value for c in cols) + " | refused with | note |",
+        "| --- | " + " | ".join("---" for _ in cols) + " | --- | --- |",
+    ]
     for act, rule in RULES.items():
         cells = []
         for c in cols:

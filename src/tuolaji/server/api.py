@@ -24,11 +24,16 @@ from .room import Room, Seat, hash_token, new_token
 def rules_labels() -> dict[str, Any]:
     """What players read about the rules, both languages: the catalogs' ``setting``, ``option``,
     ``preset`` and ``preset_about`` sections (the preset files keep their developer notes)."""
+
     def both(section: str) -> dict[str, dict[str, str]]:
         return {key: {lang: catalog(lang)[section][key] for lang in LANGUAGES} for key in catalog("en")[section]}
+
     titles, about = both("preset"), both("preset_about")
-    return {"settings": both("setting"), "options": both("option"),
-            "presets": {name: {"title": titles[name], "description": about[name]} for name in titles}}
+    return {
+        "settings": both("setting"),
+        "options": both("option"),
+        "presets": {name: {"title": titles[name], "description": about[name]} for name in titles},
+    }
 
 
 def rules_schema() -> dict[str, Any]:
@@ -127,8 +132,15 @@ def new_room(code: str, game: NewGame, token: str | None) -> tuple[Room, str | N
     seats = [Seat() for _ in range(game.match.rules.players)]
     if game.seat is not None:
         seats[game.seat] = Seat(name=game.name, token=host)
-    room = Room(code, game.match, settings=game.settings, seats=seats, host=host,
-                status="playing" if game.start else "lobby", bot_seed=game.seed)
+    room = Room(
+        code,
+        game.match,
+        settings=game.settings,
+        seats=seats,
+        host=host,
+        status="playing" if game.start else "lobby",
+        bot_seed=game.seed,
+    )
     return room, made
 
 
@@ -181,4 +193,4 @@ def record_to_continue(raw: bytes | str, *, max_rounds: int) -> dict[str, Any]:
         return data
     fresh = list(deals[0])  # every deal holds the same cards: the next round's, shuffled here
     random.SystemRandom().shuffle(fresh)
-    return dict(data, seed=secrets.randbits(63), deals=[*deals[:len(ends)], fresh], events=events[:cut])
+    return dict(data, seed=secrets.randbits(63), deals=[*deals[: len(ends)], fresh], events=events[:cut])

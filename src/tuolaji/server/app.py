@@ -73,8 +73,9 @@ def static_dir() -> Path:
 class Tables:
     """The rooms in memory, backed by the store; saves dirty rooms every ``save_interval``."""
 
-    def __init__(self, store: Store, *, allow_seed: bool = False, save_interval: float = 1.0,
-                 limits: Limits | None = None) -> None:
+    def __init__(
+        self, store: Store, *, allow_seed: bool = False, save_interval: float = 1.0, limits: Limits | None = None
+    ) -> None:
         self.store = store
         self.limits = limits or Limits()
         self.failing: set[str] = set()  # rooms whose last save failed (their players were told)
@@ -167,12 +168,20 @@ class Tables:
         out = []
         for room in rooms:
             match = room.match
-            out.append({
-                "code": room.code, "status": room.status, "rules": room.rules_dict, "seed": match.seed,
-                "deals": room.deal_tokens() if len(match.deals) != room.saved_deals else None,
-                "room": room.persist_data(), "summary": room.public_summary(), "events": room.new_events(),
-                "n_events": len(match.events), "created": room.created,
-            })
+            out.append(
+                {
+                    "code": room.code,
+                    "status": room.status,
+                    "rules": room.rules_dict,
+                    "seed": match.seed,
+                    "deals": room.deal_tokens() if len(match.deals) != room.saved_deals else None,
+                    "room": room.persist_data(),
+                    "summary": room.public_summary(),
+                    "events": room.new_events(),
+                    "n_events": len(match.events),
+                    "created": room.created,
+                }
+            )
             room.saved_events = len(match.events)
             room.saved_deals = len(match.deals)
             room.dirty = False
@@ -312,14 +321,27 @@ class Tables:
 
     def _restore(self, code: str, match: Match, record: dict[str, Any], info: dict[str, Any]) -> Room:
         data = info["room"]
-        seats = [Seat(name=s.get("name") or "", token=s.get("token"), autoplay=bool(s.get("autoplay")),
-                      from_round=int(s.get("from_round") or 0))
-                 for s in data.get("seats", [])]
+        seats = [
+            Seat(
+                name=s.get("name") or "",
+                token=s.get("token"),
+                autoplay=bool(s.get("autoplay")),
+                from_round=int(s.get("from_round") or 0),
+            )
+            for s in data.get("seats", [])
+        ]
         if len(seats) != match.rules.players:
             seats = [Seat() for _ in range(match.rules.players)]
-        room = Room(code, match, settings=data.get("settings"), seats=seats, host=data.get("host"),
-                    status=data.get("status", "playing"), created=info["created"],
-                    match_deadline=saved_deadline(data))
+        room = Room(
+            code,
+            match,
+            settings=data.get("settings"),
+            seats=seats,
+            host=data.get("host"),
+            status=data.get("status", "playing"),
+            created=info["created"],
+            match_deadline=saved_deadline(data),
+        )
         room.saved_events = len(record["events"])
         room.saved_deals = len(record["deals"])
         room.dirty = len(match.events) != room.saved_events
@@ -416,8 +438,15 @@ def lan_addresses() -> list[str]:
 
 
 # ------------------------------------------------------------------ the app
-def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, save_interval: float = 1.0,
-               mode: str = "serve", listen_host: str = "0.0.0.0", limits: Limits | None = None) -> Starlette:
+def create_app(
+    db_path: str | Path | None = None,
+    *,
+    allow_seed: bool = False,
+    save_interval: float = 1.0,
+    mode: str = "serve",
+    listen_host: str = "0.0.0.0",
+    limits: Limits | None = None,
+) -> Starlette:
     """The ASGI app. ``db_path`` None: the default file under the user's data directory.
 
     ``mode`` "play" is this computer's table (its player owns every human seat, server/local.py);
@@ -445,9 +474,13 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
     def request_roles(request: Request, room: Room) -> frozenset[Role]:
         """The requester's roles at ``room`` (server/access.py), from its token and address."""
         token = _token(request)
-        return roles_of(token_hash=hash_token(token) if token else None, host=room.host,
-                        seat_tokens=[s.token for s in room.seats], local=local_player(request),
-                        guest=room.knows_password(request.headers.get("x-tuolaji-password")))
+        return roles_of(
+            token_hash=hash_token(token) if token else None,
+            host=room.host,
+            seat_tokens=[s.token for s in room.seats],
+            local=local_player(request),
+            guest=room.knows_password(request.headers.get("x-tuolaji-password")),
+        )
 
     async def readable(request: Request, act: Act) -> Room | Response:
         """The room of the request's code, if the requester may ``act`` on it; else the refusal."""
@@ -461,12 +494,16 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
     async def info(request: Request) -> Response:
         port = request.url.port or 80
         body: InfoResponse = {
-            "version": __version__, "mode": mode,
+            "version": __version__,
+            "mode": mode,
             # friends can open these only when the server listens beyond this computer; a play-mode
             # server on loopback says how to serve the network instead (``lan_how``)
-            "lan": lan, "lan_urls": [f"http://{ip}:{port}/" for ip in lan_addresses()] if lan else [],
+            "lan": lan,
+            "lan_urls": [f"http://{ip}:{port}/" for ip in lan_addresses()] if lan else [],
             "lan_how": None if lan else "tuolaji serve",
-            "presets": sorted(PRESETS), "difficulties": list(DIFFICULTIES), "speeds": list(SPEEDS),
+            "presets": sorted(PRESETS),
+            "difficulties": list(DIFFICULTIES),
+            "speeds": list(SPEEDS),
             "lang": _lang(request),
         }
         return JSONResponse(body)
@@ -520,8 +557,15 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
         room = await readable(request, Act.INFO)
         if isinstance(room, Response):
             return room
-        return JSONResponse({**room.room_info(), "rules": room.match.rules.to_dict(), "summary": room.public_summary(),
-                             "rounds": len(room.match.rounds), "over": room.match.over})
+        return JSONResponse(
+            {
+                **room.room_info(),
+                "rules": room.match.rules.to_dict(),
+                "summary": room.public_summary(),
+                "rounds": len(room.match.rounds),
+                "over": room.match.over,
+            }
+        )
 
     async def delete_game(request: Request) -> Response:
         code = request.path_params["code"].upper()
@@ -543,8 +587,11 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
             return room
         data = export_record(room.match)
         stamp = time.strftime("%Y%m%d", time.localtime(room.created))
-        return Response(json.dumps(data, ensure_ascii=False, indent=1), media_type="application/json",
-                        headers={"Content-Disposition": f'attachment; filename="tuolaji-{room.code}-{stamp}.json"'})
+        return Response(
+            json.dumps(data, ensure_ascii=False, indent=1),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="tuolaji-{room.code}-{stamp}.json"'},
+        )
 
     async def replay(request: Request) -> Response:
         room = await readable(request, Act.REPLAY)
@@ -576,8 +623,7 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
             return _refuse(request, "too_many_rooms", 429)
         try:
             # replaying a long record takes a while: on a worker thread, so the tables keep playing
-            match = await asyncio.to_thread(
-                lambda: from_record(record_to_continue(raw, max_rounds=limits.max_import_rounds)))
+            match = await asyncio.to_thread(lambda: from_record(record_to_continue(raw, max_rounds=limits.max_import_rounds)))
         except ValueError as exc:  # RecordError, RuleSetError: said in the player's language
             return _refuse(request, "bad_record", why=exc)
         token = _token(request)
@@ -593,14 +639,25 @@ def create_app(db_path: str | Path | None = None, *, allow_seed: bool = False, s
         rooms = tables.rooms.values()
         lags = sorted(tables.lags)
         tables.lags.clear()
-        return JSONResponse({
-            "rooms": len(tables.rooms), "connections": sum(len(r.conns) for r in rooms),
-            "actions": sum(r.actions_applied for r in rooms), "uptime": time.time() - tables.started,
-            "loop_lag_ms": {"p50": 1000 * lags[len(lags) // 2], "p99": 1000 * lags[int(len(lags) * 0.99)],
-                            "max": 1000 * lags[-1]} if lags else None,
-            "save_seconds": tables.save_seconds, "saves": tables.saves, "save_failing": len(tables.failing),
-            "refused_connections": addresses.refused_connections,
-        })
+        return JSONResponse(
+            {
+                "rooms": len(tables.rooms),
+                "connections": sum(len(r.conns) for r in rooms),
+                "actions": sum(r.actions_applied for r in rooms),
+                "uptime": time.time() - tables.started,
+                "loop_lag_ms": {
+                    "p50": 1000 * lags[len(lags) // 2],
+                    "p99": 1000 * lags[int(len(lags) * 0.99)],
+                    "max": 1000 * lags[-1],
+                }
+                if lags
+                else None,
+                "save_seconds": tables.save_seconds,
+                "saves": tables.saves,
+                "save_failing": len(tables.failing),
+                "refused_connections": addresses.refused_connections,
+            }
+        )
 
     async def ws_endpoint(websocket: WebSocket) -> None:
         await websocket.accept()

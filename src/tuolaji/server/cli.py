@@ -60,22 +60,38 @@ def _running_table(port: int) -> bool:
 def parser(command: str) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog=f"tuolaji {command}",
-        description=("Play Tractor in the browser against the computer (and friends on the network)."
-                     if command == "play" else "Serve the Tractor table on the local network."),
+        description=(
+            "Play Tractor in the browser against the computer (and friends on the network)."
+            if command == "play"
+            else "Serve the Tractor table on the local network."
+        ),
     )
-    p.add_argument("--host", default="127.0.0.1" if command == "play" else "0.0.0.0",
-                   help="address to listen on (serve: 0.0.0.0 = every network; play: this computer only)")
-    p.add_argument("--port", type=int, default=None,
-                   help=f"port (default {DEFAULT_PORT}, or the next free one when another program holds it;"
-                        " a port given here is kept or the command stops)")
-    p.add_argument("--db", type=Path, default=None,
-                   help="SQLite file for saved games (default: ~/.local/share/tuolaji/games.sqlite3)")
+    p.add_argument(
+        "--host",
+        default="127.0.0.1" if command == "play" else "0.0.0.0",
+        help="address to listen on (serve: 0.0.0.0 = every network; play: this computer only)",
+    )
+    p.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        help=f"port (default {DEFAULT_PORT}, or the next free one when another program holds it;"
+        " a port given here is kept or the command stops)",
+    )
+    p.add_argument(
+        "--db", type=Path, default=None, help="SQLite file for saved games (default: ~/.local/share/tuolaji/games.sqlite3)"
+    )
     p.add_argument("--no-browser", action="store_true", help="do not open a browser window")
     p.add_argument("--allow-seed", action="store_true", help="let new games choose their deal seed (tests, benchmarks)")
     p.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
-    p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
-                   help="change one of the server's limits, e.g. --limit connections_per_address=200 "
-                        "(every name and default: docs/table.md, Limits)")
+    p.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one of the server's limits, e.g. --limit connections_per_address=200 "
+        "(every name and default: docs/table.md, Limits)",
+    )
     return p
 
 
@@ -87,8 +103,7 @@ def main(argv: list[str] | None = None, *, command: str = "play") -> int:
         from .app import create_app, lan_addresses
         from .local import is_loopback
     except ImportError as exc:  # pragma: no cover - the server extra is missing
-        print(f"tuolaji {command}: the table needs the server extra: pip install 'tuolaji[server]' ({exc})",
-              file=sys.stderr)
+        print(f"tuolaji {command}: the table needs the server extra: pip install 'tuolaji[server]' ({exc})", file=sys.stderr)
         return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     port = args.port if args.port is not None else DEFAULT_PORT
@@ -115,8 +130,12 @@ def main(argv: list[str] | None = None, *, command: str = "play") -> int:
         sock = listen(args.host, port) if args.port is not None else _listen_somewhere(args.host, port)
     except PortTaken as exc:
         app.state.tables.store.close()  # frees the database for the next try
-        print(f"tuolaji {command}: {exc.strerror}. Another program holds it: stop that program, or choose"
-              f" another port with --port.", file=sys.stderr, flush=True)
+        print(
+            f"tuolaji {command}: {exc.strerror}. Another program holds it: stop that program, or choose"
+            f" another port with --port.",
+            file=sys.stderr,
+            flush=True,
+        )
         return 1
     port = int(sock.getsockname()[1])
     if port != DEFAULT_PORT and args.port is None:
@@ -129,10 +148,17 @@ def main(argv: list[str] | None = None, *, command: str = "play") -> int:
     elif is_loopback(args.host):
         print("         this computer only; to play with friends on the network, run: tuolaji serve", flush=True)
     print("         press Ctrl+C to stop (games are saved as they go)", flush=True)
-    config = uvicorn.Config(app, host=args.host, port=port, log_level=args.log_level, access_log=False,
-                            **uvicorn_options(app.state.limits, app.state.addresses))
+    config = uvicorn.Config(
+        app,
+        host=args.host,
+        port=port,
+        log_level=args.log_level,
+        access_log=False,
+        **uvicorn_options(app.state.limits, app.state.addresses),
+    )
     server = uvicorn.Server(config)
     if command == "play" and not args.no_browser:
+
         def _open() -> None:
             for _ in range(100):
                 if server.started:
@@ -140,6 +166,7 @@ def main(argv: list[str] | None = None, *, command: str = "play") -> int:
                 time.sleep(0.05)
             with contextlib.suppress(Exception):
                 webbrowser.open(local + "play")  # your unfinished game, or a new one against the computer
+
         threading.Thread(target=_open, daemon=True).start()
     server.run(sockets=[sock])
     return 0

@@ -53,8 +53,9 @@ def seat_name(names: Sequence[str], seat: int | None, lang: str) -> str:
     return say("seat", lang, seat=seat)
 
 
-def explain(code: str, rnd: Round, seat: int | None, cards: Sequence[int], lang: str,
-            names: Sequence[str] = (), **fields: object) -> str:
+def explain(
+    code: str, rnd: Round, seat: int | None, cards: Sequence[int], lang: str, names: Sequence[str] = (), **fields: object
+) -> str:
     """A sentence or two saying which obligation refused ``cards`` (the "why?" of the coach)."""
     base = reason_text(code, lang, **fields)
     try:
@@ -64,8 +65,7 @@ def explain(code: str, rnd: Round, seat: int | None, cards: Sequence[int], lang:
     return say("sentences", lang, first=base, second=extra) if extra else base
 
 
-def _explain(code: str, rnd: Round, seat: int | None, cards: Sequence[int], lang: str,
-             names: Sequence[str]) -> str | None:
+def _explain(code: str, rnd: Round, seat: int | None, cards: Sequence[int], lang: str, names: Sequence[str]) -> str | None:
     if code == Reason.NOT_YOUR_TURN:
         return say("turn", lang, who=seat_name(names, rnd.turn, lang))
     if seat is None:
@@ -162,15 +162,27 @@ def review(rnd: Round, viewer: int | None, lang: str, names: Sequence[str]) -> l
         note = say("review_trick", lang, who=seat_name(names, t.winner, lang), cards=show(win_play, lang), points=t.points)
         if given:
             note = say("review_given", lang, note=note, given=given)
-        out.append({
-            "trick": i + 1, "leader": t.leader, "winner": t.winner, "points": t.points, "given": given,
-            "plays": [{"seat": s, "cards": cards_str(p)} for s, p in zip(t.seats, t.plays, strict=False)],
-            "note": note,
-        })
+        out.append(
+            {
+                "trick": i + 1,
+                "leader": t.leader,
+                "winner": t.winner,
+                "points": t.points,
+                "given": given,
+                "plays": [{"seat": s, "cards": cards_str(p)} for s, p in zip(t.seats, t.plays, strict=False)],
+                "note": note,
+            }
+        )
     res = rnd.result
     if res is not None and res.kitty_captured and res.kitty_points and not attacker_view:
-        out.append({"trick": len(rnd.tricks), "kitty": True, "points": res.kitty_points * res.multiplier,
-                    "note": say("review_kitty", lang, points=res.kitty_points, multiplier=res.multiplier)})
+        out.append(
+            {
+                "trick": len(rnd.tricks),
+                "kitty": True,
+                "points": res.kitty_points * res.multiplier,
+                "note": say("review_kitty", lang, points=res.kitty_points, multiplier=res.multiplier),
+            }
+        )
     return out
 
 

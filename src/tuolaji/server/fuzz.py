@@ -39,8 +39,22 @@ from .testing import LiveServer
 
 Msg = dict[str, Any]
 CARDS = ["SA", "S10", "H2", "CJ", "DK", "BJ", "LJ", "S5", "HQ", "sa", "S1", "X9", "", "S10S", "♠A"]
-ODD_TEXTS = ["\ud800", "\udfff", "a\x00b", "\x1b[2J", "x\u202ey", "名字", "A" * 25, "A" * 5000, "", " ", "null",
-             "💥" * 10, "\n\t", "SA"]
+ODD_TEXTS = [
+    "\ud800",
+    "\udfff",
+    "a\x00b",
+    "\x1b[2J",
+    "x\u202ey",
+    "名字",
+    "A" * 25,
+    "A" * 5000,
+    "",
+    " ",
+    "null",
+    "💥" * 10,
+    "\n\t",
+    "SA",
+]
 
 
 def _answers(pid: object, m: Msg) -> bool:
@@ -76,10 +90,12 @@ class Report:
             self.problems.append(text)
 
     def line(self) -> str:
-        return (f"{self.messages} messages ({self.ws_messages} WebSocket, {self.http_requests} HTTP) in "
-                f"{self.seconds:.0f} s; refused {self.refused}, accepted {self.accepted}; {self.rounds} rounds, "
-                f"{self.matches} matches; crashes {self.crashes}, 5xx {self.http_5xx}, tracebacks {self.tracebacks}, "
-                f"leaks {self.leaks}, state changes from refused input {self.changed_by_refused}")
+        return (
+            f"{self.messages} messages ({self.ws_messages} WebSocket, {self.http_requests} HTTP) in "
+            f"{self.seconds:.0f} s; refused {self.refused}, accepted {self.accepted}; {self.rounds} rounds, "
+            f"{self.matches} matches; crashes {self.crashes}, 5xx {self.http_5xx}, tracebacks {self.tracebacks}, "
+            f"leaks {self.leaks}, state changes from refused input {self.changed_by_refused}"
+        )
 
 
 class LogWatch(logging.Handler):
@@ -104,8 +120,9 @@ class Player:
     def __init__(self, srv: LiveServer, code: str, seat: int, token: str | None, report: Report) -> None:
         from websockets.sync.client import connect
 
-        self.ws = connect(srv.url.replace("http", "ws", 1) + f"/ws/{code}", open_timeout=10, max_size=2**23,
-                          ping_interval=None).__enter__()
+        self.ws = connect(
+            srv.url.replace("http", "ws", 1) + f"/ws/{code}", open_timeout=10, max_size=2**23, ping_interval=None
+        ).__enter__()
         self.seat = seat
         self.report = report
         self.stream = ClientStream(seat)
@@ -180,8 +197,17 @@ class Fuzzer:
     def new_table(self) -> None:
         for p in self.players:
             p.ws.close()  # replies still waiting for their state cannot be checked: dropped
-        r = self.http.post("/api/games", json={"seed": self.rng.randrange(2**31), "seat": 0, "start": False,
-                                               "speed": "instant", "difficulty": "easy", "timer": 0})
+        r = self.http.post(
+            "/api/games",
+            json={
+                "seed": self.rng.randrange(2**31),
+                "seat": 0,
+                "start": False,
+                "speed": "instant",
+                "difficulty": "easy",
+                "timer": 0,
+            },
+        )
         game = r.json()
         self.code = game["code"]
         self.players = [Player(self.srv, self.code, 0, game["token"], self.report)]
@@ -204,8 +230,7 @@ class Fuzzer:
             room = self.srv.tables.rooms[code]
             m = room.match
             game = dumps(m) if whole else (m.actions, len(m.events), m.round.phase.value, len(m.rounds))
-            return (game, [s.to_dict() for s in room.seats], dict(room.settings), room.status,
-                    room.between, room.host)
+            return (game, [s.to_dict() for s in room.seats], dict(room.settings), room.status, room.between, room.host)
 
         return self.srv.call(take)
 
@@ -274,7 +299,7 @@ class Fuzzer:
     def value(self, depth: int = 0) -> Any:
         r = self.rng.random()
         if r < 0.15:
-            return self.rng.choice([0, 1, -1, 7, 8, 2**31, 2**63, -2**70, 10**400 if depth else 3, 1.5])
+            return self.rng.choice([0, 1, -1, 7, 8, 2**31, 2**63, -(2**70), 10**400 if depth else 3, 1.5])
         if r < 0.35:
             return self.rng.choice(ODD_TEXTS)
         if r < 0.55:
@@ -282,8 +307,10 @@ class Fuzzer:
         if r < 0.6:
             return self.rng.choice([True, False, None])
         if r < 0.7 and depth < 3:
-            return {self.rng.choice(ODD_TEXTS + ["cards", "seat", "type"]): self.value(depth + 1)
-                    for _ in range(self.rng.randrange(3))}
+            return {
+                self.rng.choice(ODD_TEXTS + ["cards", "seat", "type"]): self.value(depth + 1)
+                for _ in range(self.rng.randrange(3))
+            }
         if r < 0.8:
             n = self.rng.choice([40, 200, 2000])
             return json.loads("[" * n + "]" * n) if n < 900 else "deep"
@@ -368,10 +395,15 @@ class Fuzzer:
         r = self.rng.random()
         body: Any
         if r < 0.3:
-            body = {k: self.value() for k in self.rng.sample(["rules", "name", "seat", "seed", "speed", "timer",
-                                                               "difficulty", "start", "x"], 3)}
-            resp = self.http.post("/api/games", content=json.dumps(body, allow_nan=True),
-                                  headers={"X-Tuolaji-Token": self.rng.choice(["", "t", "x" * 100, "a b"])})
+            body = {
+                k: self.value()
+                for k in self.rng.sample(["rules", "name", "seat", "seed", "speed", "timer", "difficulty", "start", "x"], 3)
+            }
+            resp = self.http.post(
+                "/api/games",
+                content=json.dumps(body, allow_nan=True),
+                headers={"X-Tuolaji-Token": self.rng.choice(["", "t", "x" * 100, "a b"])},
+            )
             if resp.status_code == 200:  # do not let fuzzed rooms pile up
                 made = resp.json()
                 self.http.delete(f"/api/games/{made['code']}", headers={"X-Tuolaji-Token": made.get("token") or "t"})
@@ -387,8 +419,13 @@ class Fuzzer:
             rec = self.http.get(f"/api/games/{self.code}/record").json()
             for _ in range(self.rng.randrange(1, 4)):
                 key = self.rng.choice(["rules", "seed", "deals", "events", "format", "version"])
-                if key == "events" and isinstance(rec.get("events"), list) and rec["events"] \
-                        and isinstance(rec["events"][0], dict) and self.rng.random() < 0.5:
+                if (
+                    key == "events"
+                    and isinstance(rec.get("events"), list)
+                    and rec["events"]
+                    and isinstance(rec["events"][0], dict)
+                    and self.rng.random() < 0.5
+                ):
                     i = self.rng.randrange(len(rec["events"]))
                     ev = dict(rec["events"][i])
                     ev[self.rng.choice(list(ev))] = self.value()
@@ -401,15 +438,27 @@ class Fuzzer:
             if resp.status_code == 200:
                 self.http.delete(f"/api/games/{resp.json()['code']}")
         elif r < 0.85:
-            q = {"round": self.rng.choice(["1", "0", "-1", "999999", "x", "1e9", ""]),
-                 "seat": self.rng.choice(["0", "3", "9", "-1", "none", "x"])}
+            q = {
+                "round": self.rng.choice(["1", "0", "-1", "999999", "x", "1e9", ""]),
+                "seat": self.rng.choice(["0", "3", "9", "-1", "none", "x"]),
+            }
             resp = self.http.get(f"/api/games/{self.code}/replay", params=q)
         else:
-            path = self.rng.choice(["/api/games/%ED%A0%80", "/api/games/" + "A" * 500, "/r/..%2f..%2fetc",
-                                    "/static/../../pyproject.toml", "/api/games", "/api/info", "/api/rules",
-                                    f"/api/games/{self.code}"])
-            resp = self.http.request(self.rng.choice(["GET", "GET", "DELETE", "POST"]), path,
-                                     content=bytes(self.rng.randrange(256) for _ in range(20)))
+            path = self.rng.choice(
+                [
+                    "/api/games/%ED%A0%80",
+                    "/api/games/" + "A" * 500,
+                    "/r/..%2f..%2fetc",
+                    "/static/../../pyproject.toml",
+                    "/api/games",
+                    "/api/info",
+                    "/api/rules",
+                    f"/api/games/{self.code}",
+                ]
+            )
+            resp = self.http.request(
+                self.rng.choice(["GET", "GET", "DELETE", "POST"]), path, content=bytes(self.rng.randrange(256) for _ in range(20))
+            )
         self.report.http_requests += 1
         if resp.status_code >= 500:
             self.report.http_5xx += 1
@@ -422,12 +471,14 @@ class Fuzzer:
             return False
 
 
-FUZZ_LIMITS = Limits(messages_per_second=1e9, message_burst=10**9, rooms_per_address_per_hour=10**9,
-                     connections_per_address=10**6)
+FUZZ_LIMITS = Limits(
+    messages_per_second=1e9, message_burst=10**9, rooms_per_address_per_hour=10**9, connections_per_address=10**6
+)
 
 
-def run(*, messages: int, seed: int = 1, db: str = ":memory:", progress: Callable[[Report], None] | None = None,
-        every: int = 5000) -> Report:
+def run(
+    *, messages: int, seed: int = 1, db: str = ":memory:", progress: Callable[[Report], None] | None = None, every: int = 5000
+) -> Report:
     """Fuzz a fresh in-process server with about ``messages`` messages; the report counts problems."""
     report = Report()
     watch = LogWatch()

@@ -89,8 +89,7 @@ def options(match: Match, seat: int) -> Options:
     phase = rnd.phase
     ctx = rnd.level_ctx
     hand = ctx.sort(list(rnd.hands[seat]))
-    out: Options = {"phase": phase.value, "turn": rnd.turn == seat,
-                    "eff": coach.effective_suits(hand, ctx)}
+    out: Options = {"phase": phase.value, "turn": rnd.turn == seat, "eff": coach.effective_suits(hand, ctx)}
     if phase in (Phase.DEAL, Phase.DECLARE, Phase.OVERRIDE):
         out["declare"] = [cards_str(c) for c in declaration_choices(rnd, seat)]
         out["can_pass"] = phase != Phase.DEAL and rnd.turn == seat
@@ -143,34 +142,47 @@ def round_summary(match: Match, seat: int | None, lang: str, names: Sequence[str
     number = len(match.rounds)
     before = levels_before(match, number)
     last = rnd.tricks[-1] if rnd.tricks else None
-    return cast(Summary, {
-        "round": number,
-        "level": rnd.level,
-        "dealer": rnd.dealer,
-        "trump": suit_letter(rnd.trump),
-        "result": rnd.result.to_dict(),
-        "sides": ["attacker" if rnd.is_attacker(s) else "dealer" for s in range(rnd.players)],
-        "levels_before": before,
-        "levels_after": list(match.levels),
-        "level_names_before": None if before is None else [level_name(x) for x in before],
-        "level_names_after": [level_name(x) for x in match.levels],
-        "points_total": match.rules.points_total,
-        "last_trick": None if last is None or last.winner is None else {
-            "plays": [{"seat": s, "cards": cards_str(p)} for s, p in zip(last.seats, last.plays, strict=False)],
-            "winner": last.winner, "points": last.points},
-        "review": coach.review(rnd, seat, lang, names),
-        "winner": match.winner,
-        "stake": match.rules.stake,
-        "purses": list(match.purses),
-    })
+    return cast(
+        Summary,
+        {
+            "round": number,
+            "level": rnd.level,
+            "dealer": rnd.dealer,
+            "trump": suit_letter(rnd.trump),
+            "result": rnd.result.to_dict(),
+            "sides": ["attacker" if rnd.is_attacker(s) else "dealer" for s in range(rnd.players)],
+            "levels_before": before,
+            "levels_after": list(match.levels),
+            "level_names_before": None if before is None else [level_name(x) for x in before],
+            "level_names_after": [level_name(x) for x in match.levels],
+            "points_total": match.rules.points_total,
+            "last_trick": None
+            if last is None or last.winner is None
+            else {
+                "plays": [{"seat": s, "cards": cards_str(p)} for s, p in zip(last.seats, last.plays, strict=False)],
+                "winner": last.winner,
+                "points": last.points,
+            },
+            "review": coach.review(rnd, seat, lang, names),
+            "winner": match.winner,
+            "stake": match.rules.stake,
+            "purses": list(match.purses),
+        },
+    )
 
 
 def public_summary(match: Match, names: list[str]) -> PublicSummary:
     """The game for the start page's list: levels, round, winner, names, teams."""
-    return {"levels": list(match.levels), "level_names": [level_name(x) for x in match.levels],
-            "round": len(match.rounds) + (0 if match.over else 1), "winner": match.winner,
-            "rules": match.rules.name, "names": names, "players": match.rules.players,
-            "teams": [match.holder(s) for s in range(match.rules.players)]}
+    return {
+        "levels": list(match.levels),
+        "level_names": [level_name(x) for x in match.levels],
+        "round": len(match.rounds) + (0 if match.over else 1),
+        "winner": match.winner,
+        "rules": match.rules.name,
+        "names": names,
+        "players": match.rules.players,
+        "teams": [match.holder(s) for s in range(match.rules.players)],
+    }
 
 
 # ------------------------------------------------------------------ the event log
@@ -215,20 +227,22 @@ class EventLog:
             cache.append(self._entry(events[i]))
         if len(self.starts) > 2:  # forget what comes before the last finished round
             keep = self.starts[-2]
-            del cache[:keep - self.base]
+            del cache[: keep - self.base]
             del self.starts[:-2]
             self.base = keep
 
     def _entries(self, start: int, end: int) -> list[tuple[WireEvent, int | None, WireEvent | None]]:
         self._fill()
         base = self.base
-        old = [self._entry(ev) for ev in self.match.events[start:min(end, base)]] if start < base else []
-        return old + self.cache[max(0, start - base):max(0, end - base)]
+        old = [self._entry(ev) for ev in self.match.events[start : min(end, base)]] if start < base else []
+        return old + self.cache[max(0, start - base) : max(0, end - base)]
 
     def for_seat(self, start: int, end: int, seat: int | None) -> list[WireEvent]:
         """Events ``start:end`` as ``seat`` may see them."""
-        return [full if owner is None or owner == seat else cast("WireEvent", other)
-                for full, owner, other in self._entries(start, end)]
+        return [
+            full if owner is None or owner == seat else cast("WireEvent", other)
+            for full, owner, other in self._entries(start, end)
+        ]
 
     def full(self, start: int) -> list[tuple[int, WireEvent]]:
         """Events from ``start`` whole, as (index, JSON) pairs for saving (shared: do not change them)."""
@@ -261,9 +275,13 @@ def replay_frames(match: Match, number: int, seat: int | None) -> ReplayResponse
         label: ReplayLabel | None = None
         if isinstance(ev, Played):
             in_progress = rnd.trick is not None and bool(rnd.trick.plays)
-            label = {"e": "played", "seat": ev.seat, "cards": cards_str(ev.cards),
-                     "attempted": None if ev.attempted is None else cards_str(ev.attempted),
-                     "trick": len(rnd.tricks) + (1 if in_progress else 0)}
+            label = {
+                "e": "played",
+                "seat": ev.seat,
+                "cards": cards_str(ev.cards),
+                "attempted": None if ev.attempted is None else cards_str(ev.attempted),
+                "trick": len(rnd.tricks) + (1 if in_progress else 0),
+            }
         elif isinstance(ev, Buried):
             label = {"e": "buried", "seat": rnd.burier}
         elif phase != last_phase and phase == Phase.DECLARE:
@@ -275,6 +293,12 @@ def replay_frames(match: Match, number: int, seat: int | None) -> ReplayResponse
         if label is not None:
             frames.append({"label": label, "view": cast(RoundView, round_view(rnd, seat))})
         last_phase = phase
-    return {"round": number, "seat": seat, "rounds": len(match.rounds), "frames": frames,
-            "players": match.rules.players, "levels": list(start.levels),
-            "level_names": [level_name(x) for x in start.levels]}  # as they stood in that round
+    return {
+        "round": number,
+        "seat": seat,
+        "rounds": len(match.rounds),
+        "frames": frames,
+        "players": match.rules.players,
+        "levels": list(start.levels),
+        "level_names": [level_name(x) for x in start.levels],
+    }  # as they stood in that round

@@ -24,6 +24,7 @@ DIFFICULTIES = ("easy", "normal", "hard", "expert")
 MAX_TIMER = 600
 CHAT_MAX = 120  # characters in one chat line
 
+
 class Why(ValueError):
     """What a field must be (the ``why`` of a ``bad_message`` refusal): a key of the catalogs'
     ``field`` section and its fields, worded in the reader's language."""
@@ -72,6 +73,7 @@ def _str(max_len: int) -> Check:
         if not isinstance(v, str) or text_problem(v, max_len=max_len, controls=True) is not None:
             raise Why("text_max", n=max_len)
         return v
+
     return check
 
 
@@ -87,6 +89,7 @@ def _int(lo: int, hi: int) -> Check:
         if type(v) is not int or not lo <= v <= hi:
             raise Why("int_range", lo=lo, hi=hi)
         return v
+
     return check
 
 
@@ -101,6 +104,7 @@ def _choice(options: tuple[str, ...]) -> Check:
         if v not in options:
             raise Why("one_of", options=Choices(options))
         return v
+
     return check
 
 
@@ -152,8 +156,12 @@ SCHEMAS: dict[str, dict[str, Field]] = {
     "hint": {},
     "ready": {},
     "autoplay": {"on": Field(_bool, True)},
-    "settings": {"speed": Field(_choice(SPEEDS)), "timer": Field(_int(0, MAX_TIMER)),
-                 "difficulty": Field(_choice(DIFFICULTIES)), "counter": Field(_bool)},
+    "settings": {
+        "speed": Field(_choice(SPEEDS)),
+        "timer": Field(_int(0, MAX_TIMER)),
+        "difficulty": Field(_choice(DIFFICULTIES)),
+        "counter": Field(_bool),
+    },
     "chat": {"text": Field(_str(CHAT_MAX), True)},  # LAN rooms: a short line to the table
     "kick": {"seat": Field(_int(0, 7), True)},  # the host gives a player's seat to the computer
     "lang": {"lang": Field(_choice(LANGS), True)},
@@ -173,7 +181,7 @@ class Message:
 
 
 def _id(v: Any) -> int | str:
-    if (type(v) is int and -2**53 < v < 2**53) or (isinstance(v, str) and text_problem(v, max_len=32) is None):
+    if (type(v) is int and -(2**53) < v < 2**53) or (isinstance(v, str) and text_problem(v, max_len=32) is None):
         return v
     raise MessageError("bad_message", why=Why("id"))
 

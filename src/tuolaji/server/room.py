@@ -164,11 +164,22 @@ class Conn:
 
 
 class Room:
-    def __init__(self, code: str, match: Match, *, settings: dict[str, Any] | None = None,
-                 seats: list[Seat] | None = None, host: str | None = None, status: str = "playing",
-                 created: float | None = None, on_change: Callable[[Room], None] | None = None,
-                 bot_seed: int | None = None, offload: Offload[Any] | None = None,
-                 match_deadline: float | None = None, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        code: str,
+        match: Match,
+        *,
+        settings: dict[str, Any] | None = None,
+        seats: list[Seat] | None = None,
+        host: str | None = None,
+        status: str = "playing",
+        created: float | None = None,
+        on_change: Callable[[Room], None] | None = None,
+        bot_seed: int | None = None,
+        offload: Offload[Any] | None = None,
+        match_deadline: float | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.code = code
         self.match = match
         self.players = match.rules.players
@@ -217,8 +228,13 @@ class Room:
         if match.over:
             self.status = "finished"
         # a restored game paused between rounds: the new round has not dealt a card yet
-        self.between = bool(match.rounds) and not match.over and match.round.dealt == 0 \
-            and not match.rounds[-1].redeal and status == "playing"
+        self.between = (
+            bool(match.rounds)
+            and not match.over
+            and match.round.dealt == 0
+            and not match.rounds[-1].redeal
+            and status == "playing"
+        )
         if self.between:
             self.break_since = time.monotonic()
 
@@ -239,8 +255,13 @@ class Room:
     def roles(self, conn: Conn) -> frozenset[Role]:
         """What ``conn`` is at this table (server/access.py)."""
         # a greeted connection gave the password (if the room has one) in its hello
-        return roles_of(token_hash=conn.token_hash, host=self.host, seat_tokens=[s.token for s in self.seats],
-                        local=conn.local, guest=conn.greeted or self.knows_password(None))
+        return roles_of(
+            token_hash=conn.token_hash,
+            host=self.host,
+            seat_tokens=[s.token for s in self.seats],
+            local=conn.local,
+            guest=conn.greeted or self.knows_password(None),
+        )
 
     def knows_password(self, given: str | None) -> bool:
         """Does ``given`` open this room (always, where it has no password)?"""
@@ -336,8 +357,17 @@ class Room:
         self.conns.append(conn)
         if conn.seat is not None and name and not self.seats[conn.seat].name:
             self.seats[conn.seat].name = name
-        conn.push({"type": "welcome", "code": self.code, "seat": conn.seat, "token": made,
-                   "lang": lang, "players": self.players, "rules": self.match.rules.to_dict()})
+        conn.push(
+            {
+                "type": "welcome",
+                "code": self.code,
+                "seat": conn.seat,
+                "token": made,
+                "lang": lang,
+                "players": self.players,
+                "rules": self.match.rules.to_dict(),
+            }
+        )
         self.changed()
         return made
 
@@ -411,8 +441,13 @@ class Room:
     def _start_clock(self) -> None:
         """A timed match's clock starts when play starts (created playing, or the host's start)."""
         rules = self.match.rules
-        if (self.match_deadline is None and self.status == "playing" and rules.match_end == MatchEnd.TIMED
-                and rules.match_minutes and not self.match.over):
+        if (
+            self.match_deadline is None
+            and self.status == "playing"
+            and rules.match_end == MatchEnd.TIMED
+            and rules.match_minutes
+            and not self.match.over
+        ):
             self.match_deadline = self.clock() + 60 * rules.match_minutes
 
     def clock_left(self) -> float | None:
@@ -519,12 +554,14 @@ class Room:
         await self._bot_move(seat, pause)
 
     async def _between(self, speed: Speed) -> None:
-        waiting = [s for s in range(self.players) if self.seats[s].token and not self.seats[s].autoplay
-                   and self.connected(s) and s not in self.ready]
+        waiting = [
+            s
+            for s in range(self.players)
+            if self.seats[s].token and not self.seats[s].autoplay and self.connected(s) and s not in self.ready
+        ]
         elapsed = time.monotonic() - self.break_since
         limit = BREAK_TIMEOUT if self.settings.get("timer") else None
-        humans = any(self.seats[s].token and self.connected(s) and not self.seats[s].autoplay
-                     for s in range(self.players))
+        humans = any(self.seats[s].token and self.connected(s) and not self.seats[s].autoplay for s in range(self.players))
         if not humans:
             limit = speed.between
         if not waiting and humans:
@@ -614,8 +651,9 @@ class Room:
             conn.acks.append(msg.id)  # the next state carries "re": [id]
             conn.mark()
 
-    def refuse(self, conn: Conn, code: str, reason: str, re: int | str | None = None,
-               why: str | None = None, **extra: Any) -> None:
+    def refuse(
+        self, conn: Conn, code: str, reason: str, re: int | str | None = None, why: str | None = None, **extra: Any
+    ) -> None:
         msg: dict[str, Any] = {"type": "refused", "code": code, "reason": reason, "why": why or reason}
         if re is not None:
             msg["re"] = re
@@ -630,9 +668,16 @@ class Room:
         conn.lang = msg.get("lang", conn.lang)
         token = msg.get("token") or ""
         # the room's players and host need no password (server/access.py)
-        require(Act.WATCH, roles_of(token_hash=hash_token(token) if token else None, host=self.host,
-                                    seat_tokens=[s.token for s in self.seats], local=conn.local,
-                                    guest=self.knows_password(msg.get("password"))))
+        require(
+            Act.WATCH,
+            roles_of(
+                token_hash=hash_token(token) if token else None,
+                host=self.host,
+                seat_tokens=[s.token for s in self.seats],
+                local=conn.local,
+                guest=self.knows_password(msg.get("password")),
+            ),
+        )
         self.join(conn, msg.get("token"), msg.get("lang", "en"), msg.get("name", ""))
         if self.chat:
             conn.push({"type": "chat", "lines": list(self.chat)})
@@ -790,10 +835,12 @@ class Room:
         try:
             self.match.check(action)
         except IllegalAction as exc:
-            why = coach.explain(exc.code, self.match.round, seat, msg.get("cards"), conn.lang, self.names(conn.lang, conn.seat),
-                                **exc.fields)
-            conn.push({"type": "checked", "re": msg.id, "ok": False, "code": exc.code,
-                       "reason": exc.message(conn.lang), "why": why})
+            why = coach.explain(
+                exc.code, self.match.round, seat, msg.get("cards"), conn.lang, self.names(conn.lang, conn.seat), **exc.fields
+            )
+            conn.push(
+                {"type": "checked", "re": msg.id, "ok": False, "code": exc.code, "reason": exc.message(conn.lang), "why": why}
+            )
             return
         rnd = self.match.round
         leading = kind == "play" and (rnd.trick is None or not rnd.trick.plays)
@@ -847,14 +894,23 @@ class Room:
             "code": self.code,
             "status": self.status,  # type: ignore[typeddict-item]
             "host": self.host_here(),
-            "seats": [{
-                "name": s.name, "human": s.token is not None, "connected": self.connected(i),
-                "autoplay": s.autoplay, "bot": not self.human_controls(i, now),
-                "team": self.team_of(i),
-            } for i, s in enumerate(self.seats)],
+            "seats": [
+                {
+                    "name": s.name,
+                    "human": s.token is not None,
+                    "connected": self.connected(i),
+                    "autoplay": s.autoplay,
+                    "bot": not self.human_controls(i, now),
+                    "team": self.team_of(i),
+                }
+                for i, s in enumerate(self.seats)
+            ],
             "spectators": sum(1 for c in self.conns if c.seat is None),
-            "settings": {"speed": self.settings.get("speed"), "timer": self.settings.get("timer"),
-                         "difficulty": self.settings.get("difficulty")},
+            "settings": {
+                "speed": self.settings.get("speed"),
+                "timer": self.settings.get("timer"),
+                "difficulty": self.settings.get("difficulty"),
+            },
             # the card counter (记牌器): on unless the host turned it off; never in competition rules
             "counter": bool(self.settings.get("counter", True)) and self.match.rules.name != "competition",
             "password": bool(self.settings.get("password")),
@@ -867,11 +923,22 @@ class Room:
         """The whole table as ``conn`` may see it, with the events it has not been sent yet."""
         match = self.match
         seat = self.view_seat(conn)
-        state: StateMsg = {"type": "state", "room": self.room_info(), "you": {
-            "seat": conn.seat, "host": self.is_host(conn), "lang": conn.lang,
-            "autoplay": conn.seat is not None and self.seats[conn.seat].autoplay,
-        }, "view": projection.table_view(match, seat), "between": self.between, "thinking": self.thinking,
-            "waiting_for": self.decider(), "timer_ms": None, "events": []}
+        state: StateMsg = {
+            "type": "state",
+            "room": self.room_info(),
+            "you": {
+                "seat": conn.seat,
+                "host": self.is_host(conn),
+                "lang": conn.lang,
+                "autoplay": conn.seat is not None and self.seats[conn.seat].autoplay,
+            },
+            "view": projection.table_view(match, seat),
+            "between": self.between,
+            "thinking": self.thinking,
+            "waiting_for": self.decider(),
+            "timer_ms": None,
+            "events": [],
+        }
         if conn.seat is not None and seat is None:
             state["you"]["from_round"] = self.seats[conn.seat].from_round
         if conn.acks:
@@ -923,8 +990,13 @@ class Room:
 
     # ------------------------------------------------------------------ persistence
     def persist_data(self) -> dict[str, Any]:
-        return {"seats": [s.to_dict() for s in self.seats], "settings": self.settings, "host": self.host,
-                "status": self.status, "match_deadline": self.match_deadline}
+        return {
+            "seats": [s.to_dict() for s in self.seats],
+            "settings": self.settings,
+            "host": self.host,
+            "status": self.status,
+            "match_deadline": self.match_deadline,
+        }
 
     def deal_tokens(self) -> list[list[str]]:
         """Every deal of the match as card tokens, for saving (each deal written out once, not
@@ -955,8 +1027,7 @@ def saved_deadline(data: dict[str, Any]) -> float | None:
 
 
 _WITH_CARDS: dict[str, type[Declare] | type[Bury] | type[Play]] = {"declare": Declare, "bury": Bury, "play": Play}
-_SEAT_ONLY: dict[str, type[Pass] | type[Redeal] | type[Surrender]] = {"pass": Pass, "redeal": Redeal,
-                                                                      "surrender": Surrender}
+_SEAT_ONLY: dict[str, type[Pass] | type[Redeal] | type[Surrender]] = {"pass": Pass, "redeal": Redeal, "surrender": Surrender}
 
 
 def _action(kind: str, seat: int, msg: Message) -> Action:
@@ -973,10 +1044,20 @@ def _action(kind: str, seat: int, msg: Message) -> Action:
 
 
 _HANDLERS: dict[str, Callable[[Room, Conn, Message], Any]] = {
-    "hello": Room._on_hello, "ping": Room._on_ping, "lang": Room._on_lang, "sit": Room._on_sit,
-    "stand": Room._on_stand, "start": Room._on_start, "settings": Room._on_settings,
-    "autoplay": Room._on_autoplay, "chat": Room._on_chat, "kick": Room._on_kick,
-    "ready": Room._on_ready, "check": Room._on_check, "hint": Room._on_hint,
-    **dict.fromkeys(("declare", "pass", "bury", "play", "redeal", "call_friend", "surrender", "surrender_answer",
-                     "deal"), Room._act),
+    "hello": Room._on_hello,
+    "ping": Room._on_ping,
+    "lang": Room._on_lang,
+    "sit": Room._on_sit,
+    "stand": Room._on_stand,
+    "start": Room._on_start,
+    "settings": Room._on_settings,
+    "autoplay": Room._on_autoplay,
+    "chat": Room._on_chat,
+    "kick": Room._on_kick,
+    "ready": Room._on_ready,
+    "check": Room._on_check,
+    "hint": Room._on_hint,
+    **dict.fromkeys(
+        ("declare", "pass", "bury", "play", "redeal", "call_friend", "surrender", "surrender_answer", "deal"), Room._act
+    ),
 }

@@ -116,7 +116,8 @@ class Store:
             except StoreLocked:
                 raise StoreLocked(
                     f"another tuolaji server is using the database {self.path}; stop it first, or give this "
-                    "server its own file with --db PATH") from None
+                    "server its own file with --db PATH"
+                ) from None
         try:
             if check and not memory:
                 self._check_file()
@@ -142,9 +143,11 @@ class Store:
             raise
 
     def _damaged(self, what: str) -> str:
-        return (f"the database {self.path} {what}. tuolaji never replaces it: move it aside (for example "
-                f"mv '{self.path}' '{self.path}.damaged') to start with an empty one, restore a backup, "
-                "or pass --db PATH to use another file")
+        return (
+            f"the database {self.path} {what}. tuolaji never replaces it: move it aside (for example "
+            f"mv '{self.path}' '{self.path}.damaged') to start with an empty one, restore a backup, "
+            "or pass --db PATH to use another file"
+        )
 
     def _check_file(self) -> None:
         p = Path(self.path)
@@ -166,8 +169,10 @@ class Store:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         tables = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if version > SCHEMA_VERSION:
-            raise StoreError(f"the database {self.path} was written by a newer tuolaji (schema {version}; "
-                             f"this one reads up to {SCHEMA_VERSION}): upgrade tuolaji, or pass --db PATH")
+            raise StoreError(
+                f"the database {self.path} was written by a newer tuolaji (schema {version}; "
+                f"this one reads up to {SCHEMA_VERSION}): upgrade tuolaji, or pass --db PATH"
+            )
         if not tables:  # a new file
             db.executescript(SCHEMA)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -218,8 +223,7 @@ class Store:
         """
         return self.write([self.row(g) for g in games])
 
-    def write(self, rows: list[tuple[dict[str, Any], tuple[str, str | None, str, str, list[tuple[int, str]]]]]
-              ) -> dict[str, str]:
+    def write(self, rows: list[tuple[dict[str, Any], tuple[str, str | None, str, str, list[tuple[int, str]]]]]) -> dict[str, str]:
         """Write rows made by :meth:`row` (no JSON work here: this may run on a saver thread).
 
         Each game is written in its own transaction, so one game that cannot be saved never
@@ -246,9 +250,18 @@ class Store:
                 db.execute(
                     "INSERT INTO games (code, created, updated, status, rules, seed, deals, room, summary, n_events)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (code, g.get("created") or now, now, g["status"], rules,
-                     None if g.get("seed") is None else str(g["seed"]), deals or "[]", room, summary,
-                     g["n_events"]),
+                    (
+                        code,
+                        g.get("created") or now,
+                        now,
+                        g["status"],
+                        rules,
+                        None if g.get("seed") is None else str(g["seed"]),
+                        deals or "[]",
+                        room,
+                        summary,
+                        g["n_events"],
+                    ),
                 )
             else:
                 sets = "updated = ?, status = ?, room = ?, summary = ?, n_events = ?"
@@ -257,8 +270,7 @@ class Store:
                     sets += ", deals = ?"
                     args.append(deals)
                 db.execute(f"UPDATE games SET {sets} WHERE code = ?", (*args, code))
-            db.executemany("INSERT OR REPLACE INTO events (code, idx, data) VALUES (?, ?, ?)",
-                           ((code, i, d) for i, d in events))
+            db.executemany("INSERT OR REPLACE INTO events (code, idx, data) VALUES (?, ?, ?)", ((code, i, d) for i, d in events))
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
@@ -271,8 +283,13 @@ class Store:
             return v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, separators=(",", ":"))
 
         deals = g.get("deals")
-        return g, (text(g["rules"]), None if deals is None else text(deals), text(g["room"]), text(g["summary"]),
-                   [(i, text(d)) for i, d in g.get("events", ())])
+        return g, (
+            text(g["rules"]),
+            None if deals is None else text(deals),
+            text(g["room"]),
+            text(g["summary"]),
+            [(i, text(d)) for i, d in g.get("events", ())],
+        )
 
     def delete(self, code: str) -> None:
         with self.lock:
@@ -296,13 +313,24 @@ class Store:
             if row is None:
                 return None
             created, updated, status, rules, seed, deals, room, summary, n_events = row
-            texts = [d for (d,) in self.db.execute(
-                "SELECT data FROM events WHERE code = ? AND idx < ? ORDER BY idx", (code, n_events))]
-        record = {"format": FORMAT, "version": VERSION, "rules": json.loads(rules),
-                  "seed": None if seed is None else int(seed), "deals": json.loads(deals),
-                  "events": [json.loads(d) for d in texts]}
-        info = {"created": created, "updated": updated, "status": status, "room": json.loads(room),
-                "summary": json.loads(summary)}
+            texts = [
+                d for (d,) in self.db.execute("SELECT data FROM events WHERE code = ? AND idx < ? ORDER BY idx", (code, n_events))
+            ]
+        record = {
+            "format": FORMAT,
+            "version": VERSION,
+            "rules": json.loads(rules),
+            "seed": None if seed is None else int(seed),
+            "deals": json.loads(deals),
+            "events": [json.loads(d) for d in texts],
+        }
+        info = {
+            "created": created,
+            "updated": updated,
+            "status": status,
+            "room": json.loads(room),
+            "summary": json.loads(summary),
+        }
         return record, info
 
     def list_games(self, limit: int = 100) -> list[dict[str, Any]]:
@@ -314,12 +342,17 @@ class Store:
         out = []
         for code, created, updated, status, room, summary in rows:
             r = json.loads(room)
-            out.append({
-                "code": code, "created": created, "updated": updated, "status": status,
-                "seats": [{"name": s.get("name"), "human": bool(s.get("token"))} for s in r.get("seats", [])],
-                "tokens": [s.get("token") for s in r.get("seats", [])],
-                "summary": json.loads(summary),
-            })
+            out.append(
+                {
+                    "code": code,
+                    "created": created,
+                    "updated": updated,
+                    "status": status,
+                    "seats": [{"name": s.get("name"), "human": bool(s.get("token"))} for s in r.get("seats", [])],
+                    "tokens": [s.get("token") for s in r.get("seats", [])],
+                    "summary": json.loads(summary),
+                }
+            )
         return out
 
     def codes(self) -> set[str]:

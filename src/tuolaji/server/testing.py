@@ -17,8 +17,7 @@ T = TypeVar("T")
 class LiveServer:
     """``with LiveServer(db) as srv: srv.url`` — uvicorn on a free port, stopped on exit."""
 
-    def __init__(self, db_path: str | Path = ":memory:", *, host: str = "127.0.0.1", port: int = 0,
-                 **app_options: Any) -> None:
+    def __init__(self, db_path: str | Path = ":memory:", *, host: str = "127.0.0.1", port: int = 0, **app_options: Any) -> None:
         import uvicorn
 
         from .limits import LOOPBACK_CROWD, Limits
@@ -30,8 +29,15 @@ class LiveServer:
         self.host = host
         from .limits import uvicorn_options
 
-        config = uvicorn.Config(self.app, host=host, port=port, log_level="warning", access_log=False,
-                                lifespan="on", **uvicorn_options(self.app.state.limits, self.app.state.addresses))
+        config = uvicorn.Config(
+            self.app,
+            host=host,
+            port=port,
+            log_level="warning",
+            access_log=False,
+            lifespan="on",
+            **uvicorn_options(self.app.state.limits, self.app.state.addresses),
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="tuolaji-live-server", daemon=True)
         self.port = port

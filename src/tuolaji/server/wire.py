@@ -146,9 +146,26 @@ class EvMatchEnded(TypedDict):
     levels: list[int]
 
 
-WireEvent = (EvRoundStarted | EvDealt | EvDeclared | EvPassed | EvTrumpFixed | EvRedealt | EvKittyTaken | EvBuried
-             | EvPlayed | EvRedealRequested | EvFriendCalled | EvFriendRevealed | EvTimeIsUp | EvTrickEnded | RoundResult
-             | EvMatchEnded | EvSurrenderProposed | EvSurrenderAnswered)
+WireEvent = (
+    EvRoundStarted
+    | EvDealt
+    | EvDeclared
+    | EvPassed
+    | EvTrumpFixed
+    | EvRedealt
+    | EvKittyTaken
+    | EvBuried
+    | EvPlayed
+    | EvRedealRequested
+    | EvFriendCalled
+    | EvFriendRevealed
+    | EvTimeIsUp
+    | EvTrickEnded
+    | RoundResult
+    | EvMatchEnded
+    | EvSurrenderProposed
+    | EvSurrenderAnswered
+)
 
 
 # ------------------------------------------------------------------ what one seat sees of the round
@@ -207,7 +224,6 @@ class RoundView(TypedDict):
     result: RoundResult | None
     redeal: bool
     surrender: SurrenderView | None  # a proposal to concede awaiting answers
-
 
 
 class MatchView(RoundView):
@@ -432,8 +448,7 @@ class NoticeMsg(TypedDict):
     reason: str  # one line, in the connection's language
 
 
-ServerMessage = (StateMsg | WelcomeMsg | RefusedMsg | CheckedMsg | HintMsg | PongMsg | SeatedMsg | ClosedMsg | ChatMsg
-                 | NoticeMsg)
+ServerMessage = StateMsg | WelcomeMsg | RefusedMsg | CheckedMsg | HintMsg | PongMsg | SeatedMsg | ClosedMsg | ChatMsg | NoticeMsg
 
 
 # ------------------------------------------------------------------ HTTP answers the client reads
@@ -578,7 +593,21 @@ class RulesCheckResponse(TypedDict):
 
 # The top-level types the TypeScript file exports, in order (``wire_ts`` writes every type they use).
 EXPORTS: tuple[object, ...] = (
-    StateMsg, WelcomeMsg, RefusedMsg, CheckedMsg, HintMsg, PongMsg, SeatedMsg, ClosedMsg,
-    InfoResponse, RulesSchema, GamesResponse, CreatedResponse, ImportedResponse, GameInfoResponse,
-    ReplayResponse, RulesCheckResponse, ApiError,
+    StateMsg,
+    WelcomeMsg,
+    RefusedMsg,
+    CheckedMsg,
+    HintMsg,
+    PongMsg,
+    SeatedMsg,
+    ClosedMsg,
+    InfoResponse,
+    RulesSchema,
+    GamesResponse,
+    CreatedResponse,
+    ImportedResponse,
+    GameInfoResponse,
+    ReplayResponse,
+    RulesCheckResponse,
+    ApiError,
 )

@@ -14,8 +14,10 @@ from typing import Any, Literal, NotRequired, Required, Union, get_args, get_ori
 from . import wire
 
 OUTPUT = Path(__file__).resolve().parent.parent / "web" / "static" / "js" / "wire.d.ts"
-HEADER = ("// Generated from src/tuolaji/server/wire.py by `python -m tuolaji.server.wire_ts`. Do not edit.\n"
-          "// The messages the server sends. JSDoc uses them as: /** @typedef {import('./wire').StateMsg} StateMsg */\n")
+HEADER = (
+    "// Generated from src/tuolaji/server/wire.py by `python -m tuolaji.server.wire_ts`. Do not edit.\n"
+    "// The messages the server sends. JSDoc uses them as: /** @typedef {import('./wire').StateMsg} StateMsg */\n"
+)
 
 
 ALIASES = {"ServerMessage": wire.ServerMessage, "WireEvent": wire.WireEvent, "ReqId": wire.ReqId}

@@ -25,8 +25,7 @@ def dumps(msg: dict[str, Any]) -> str:
     return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
 
 
-async def serve_socket(websocket: WebSocket, room: Room, conn: Conn, *, limits: Limits,
-                       after: Callable[[Room], object]) -> None:
+async def serve_socket(websocket: WebSocket, room: Room, conn: Conn, *, limits: Limits, after: Callable[[Room], object]) -> None:
     """Run one accepted socket against ``room`` until it closes. ``after(room)`` runs after each
     message that changed the room, before the reply is sent (the app saves it there)."""
     writer = asyncio.get_running_loop().create_task(_writer(conn, room, websocket))

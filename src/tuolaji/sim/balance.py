@@ -32,8 +32,7 @@ class Balance:
         return sum(n for (team, levels), n in self.outcomes.items() if team == "attackers" and levels >= 3)
 
 
-def measure(rules: RuleSet, *, rounds: int, seed: int = 0, bot: str = "heuristic",
-            match_rounds: int = 8) -> Balance:
+def measure(rules: RuleSet, *, rounds: int, seed: int = 0, bot: str = "heuristic", match_rounds: int = 8) -> Balance:
     """Play ``rounds`` scored rounds of ``rules``, ``match_rounds`` per match from ``seed`` on."""
     out = Balance()
     game = 0

@@ -18,26 +18,42 @@ def build_parser() -> argparse.ArgumentParser:
         prog="tuolaji sim",
         description="Duplicate tournaments: every deal is played twice with the teams swapped, same cards.",
     )
-    p.add_argument("bots", nargs="*", metavar="BOT",
-                   help="bot specs: random, heuristic, search, search:steps=2000,time=0.5, oracle, "
-                        "a difficulty (easy, normal, hard, expert) or cmd:COMMAND")
+    p.add_argument(
+        "bots",
+        nargs="*",
+        metavar="BOT",
+        help="bot specs: random, heuristic, search, search:steps=2000,time=0.5, oracle, "
+        "a difficulty (easy, normal, hard, expert) or cmd:COMMAND",
+    )
     p.add_argument("--bot", action="append", default=[], metavar="BOT", help="another bot (repeatable)")
     p.add_argument("--deals", type=int, default=100, help="duplicate deals per pairing (default 100)")
     p.add_argument("--matches", type=int, default=0, help="also play this many full match pairs per pairing")
     p.add_argument("--seed", type=int, default=1, help="tournament seed: the same seed deals the same cards")
-    p.add_argument("--first", type=int, default=0,
-                   help="index of the first deal (to split one long tournament into parts)")
+    p.add_argument("--first", type=int, default=0, help="index of the first deal (to split one long tournament into parts)")
     p.add_argument("--rules", default=None, help="rules preset name or settings file (JSON)")
-    p.add_argument("--pairings", choices=("all", "ladder", "first"), default="all",
-                   help="with more than two bots: every pair, neighbours in the list, or the first against each")
+    p.add_argument(
+        "--pairings",
+        choices=("all", "ladder", "first"),
+        default="all",
+        help="with more than two bots: every pair, neighbours in the list, or the first against each",
+    )
     p.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
-    p.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
-                   help="run on Ray: no value starts a local instance, 'auto' joins a running cluster")
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        default=None,
+        metavar="ADDRESS",
+        help="run on Ray: no value starts a local instance, 'auto' joins a running cluster",
+    )
     p.add_argument("--chunk", type=int, default=0, help="deals per task (default: automatic)")
-    p.add_argument("--bot-timeout", type=float, default=10.0,
-                   help="seconds an external bot may think per decision (default 10)")
-    p.add_argument("--bot-log", default=None, metavar="DIR",
-                   help="folder for external bots' standard error, one file per bot (default: a new temporary folder)")
+    p.add_argument("--bot-timeout", type=float, default=10.0, help="seconds an external bot may think per decision (default 10)")
+    p.add_argument(
+        "--bot-log",
+        default=None,
+        metavar="DIR",
+        help="folder for external bots' standard error, one file per bot (default: a new temporary folder)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object at the end and nothing else")
     return p
 
@@ -104,9 +120,17 @@ def main(argv: list[str] | None = None) -> int:
         runner = serial
     logs = _external_logs(bots, args.bot_log)
     log_dir = None if not logs else (args.bot_log or str(Path(next(iter(logs.values()))).parent))
-    kw: dict[str, Any] = dict(seed=args.seed, deals=args.deals, matches=args.matches, runner=runner,
-                              chunk=args.chunk, workers=workers, ext_timeout=args.bot_timeout, first=max(0, args.first),
-                              ext_log_dir=log_dir)
+    kw: dict[str, Any] = dict(
+        seed=args.seed,
+        deals=args.deals,
+        matches=args.matches,
+        runner=runner,
+        chunk=args.chunk,
+        workers=workers,
+        ext_timeout=args.bot_timeout,
+        first=max(0, args.first),
+        ext_log_dir=log_dir,
+    )
     if args.json:
         results = run_tournament(pairings, rules, **kw)
     else:
@@ -141,8 +165,7 @@ def _with_progress(pairings: list[tuple[str, str]], rules: Any, args: argparse.N
     from .tournament import run_tournament
 
     console = Console(stderr=True)
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-               TimeRemainingColumn())
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=False) as progress:
         ids = [progress.add_task(f"{a} vs {b}", total=args.deals + args.matches) for a, b in pairings]
         return run_tournament(pairings, rules, on_progress=lambda n, p: progress.advance(ids[p], n), **kw)

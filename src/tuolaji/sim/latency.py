@@ -38,9 +38,12 @@ class Histogram:
         for b in sorted(self.counts):
             seen += self.counts[b]
             if seen >= rank:
-                return min(self.max, _FLOOR * _RATIO ** b)
+                return min(self.max, _FLOOR * _RATIO**b)
         return self.max
 
     def summary_ms(self) -> dict[str, float]:
-        return {"p50": round(self.quantile(0.5) * 1000, 3), "p95": round(self.quantile(0.95) * 1000, 3),
-                "max": round(self.max * 1000, 3)}
+        return {
+            "p50": round(self.quantile(0.5) * 1000, 3),
+            "p95": round(self.quantile(0.95) * 1000, 3),
+            "max": round(self.max * 1000, 3),
+        }

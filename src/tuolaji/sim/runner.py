@@ -43,11 +43,21 @@ def seat_seed(seed: int, index: int, game: int, seat: int) -> int:
     return ((seed * 1_000_003 + index) * 8 + game) * 16 + seat
 
 
-def make_bots(spec_a: str, spec_b: str, a_seats: Sequence[int], players: int, seed: int, index: int,
-              game: int, ext_timeout: float = DEFAULT_TIMEOUT, ext_log_dir: str | None = None) -> list[Bot]:
-    return [make_side_bot(spec_a if s in a_seats else spec_b, seat_seed(seed, index, game, s), ext_timeout,
-                          ext_log_dir)
-            for s in range(players)]
+def make_bots(
+    spec_a: str,
+    spec_b: str,
+    a_seats: Sequence[int],
+    players: int,
+    seed: int,
+    index: int,
+    game: int,
+    ext_timeout: float = DEFAULT_TIMEOUT,
+    ext_log_dir: str | None = None,
+) -> list[Bot]:
+    return [
+        make_side_bot(spec_a if s in a_seats else spec_b, seat_seed(seed, index, game, s), ext_timeout, ext_log_dir)
+        for s in range(players)
+    ]
 
 
 def make_side_bot(spec: str, seed: int, ext_timeout: float = DEFAULT_TIMEOUT, ext_log_dir: str | None = None) -> Bot:
@@ -148,8 +158,15 @@ def a_seats_for(game: int, players: int) -> list[int]:
     return [s for s in range(players) if s % 2 == game % 2]
 
 
-def play_deal(spec_a: str, spec_b: str, rules: RuleSet, seed: int, index: int, ext_timeout: float = DEFAULT_TIMEOUT,
-              ext_log_dir: str | None = None) -> DealResult:
+def play_deal(
+    spec_a: str,
+    spec_b: str,
+    rules: RuleSet,
+    seed: int,
+    index: int,
+    ext_timeout: float = DEFAULT_TIMEOUT,
+    ext_log_dir: str | None = None,
+) -> DealResult:
     """One duplicate deal: two games, each a match of one round with fresh bots (a program that
     remembered the first game's cards would know every hand in the second)."""
     deck, level, dealer = duplicate_deck(rules, seed, index)
@@ -179,8 +196,13 @@ def _record(rnd: Round, a_seat: int) -> GameRecord:
         return GameRecord(False, 0, 0, False, redeal=True)
     a_attacks = rnd.is_attacker(a_seat)
     a_wins = (res.team == "attackers") == a_attacks
-    return GameRecord(a_attacks, res.levels if a_wins else -res.levels, res.attacker_points, res.kitty_captured,
-                      kitty_points=res.kitty_points * res.multiplier if res.kitty_captured else 0)
+    return GameRecord(
+        a_attacks,
+        res.levels if a_wins else -res.levels,
+        res.attacker_points,
+        res.kitty_captured,
+        kitty_points=res.kitty_points * res.multiplier if res.kitty_captured else 0,
+    )
 
 
 @dataclass
@@ -192,9 +214,16 @@ class MatchResult:
     b: SideStats
 
 
-def play_match_pair(spec_a: str, spec_b: str, rules: RuleSet, seed: int, index: int,
-                    ext_timeout: float = DEFAULT_TIMEOUT, max_rounds: int = 300,
-                    ext_log_dir: str | None = None) -> MatchResult:
+def play_match_pair(
+    spec_a: str,
+    spec_b: str,
+    rules: RuleSet,
+    seed: int,
+    index: int,
+    ext_timeout: float = DEFAULT_TIMEOUT,
+    max_rounds: int = 300,
+    ext_log_dir: str | None = None,
+) -> MatchResult:
     """The same match seed played twice, A's bots on the even seats then on the odd ones. Each
     seat's bot (an external program: one process) plays every round of its match."""
     a, b = SideStats(), SideStats()

@@ -36,22 +36,30 @@ def run_task(task: Task) -> tuple[int, str, list[DealResult] | list[MatchResult]
     if task.kind == "deal":
         deals = [play_deal(task.a, task.b, rules, task.seed, i, task.ext_timeout, task.ext_log_dir) for i in task.indices]
         return task.pairing, task.kind, deals
-    matches = [play_match_pair(task.a, task.b, rules, task.seed, i, task.ext_timeout,
-                               ext_log_dir=task.ext_log_dir) for i in task.indices]
+    matches = [
+        play_match_pair(task.a, task.b, rules, task.seed, i, task.ext_timeout, ext_log_dir=task.ext_log_dir) for i in task.indices
+    ]
     return task.pairing, task.kind, matches
 
 
-def make_tasks(pairings: Sequence[tuple[str, str]], rules: RuleSet, seed: int, deals: int, matches: int,
-               chunk: int, ext_timeout: float = DEFAULT_TIMEOUT, first: int = 0,
-               ext_log_dir: str | None = None) -> list[Task]:
+def make_tasks(
+    pairings: Sequence[tuple[str, str]],
+    rules: RuleSet,
+    seed: int,
+    deals: int,
+    matches: int,
+    chunk: int,
+    ext_timeout: float = DEFAULT_TIMEOUT,
+    first: int = 0,
+    ext_log_dir: str | None = None,
+) -> list[Task]:
     """Deals (and match pairs) ``first`` .. ``first + n - 1`` of every pairing, ``chunk`` per task."""
     tasks: list[Task] = []
     rd = rules.to_dict()
     for p, (a, b) in enumerate(pairings):
         for kind, n, size in (("deal", deals, chunk), ("match", matches, 1)):
             for lo in range(first, first + n, size):
-                tasks.append(Task(p, a, b, rd, seed, kind, tuple(range(lo, min(first + n, lo + size))), ext_timeout,
-                                  ext_log_dir))
+                tasks.append(Task(p, a, b, rd, seed, kind, tuple(range(lo, min(first + n, lo + size))), ext_timeout, ext_log_dir))
     return tasks
 
 
@@ -86,8 +94,12 @@ def ray_runner(address: str | None, workers: int | None = None) -> Runner:
 
         started = False
         if not ray.is_initialized():
-            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
-                                      "logging_level": logging.WARNING, "configure_logging": True}
+            kwargs: dict[str, Any] = {
+                "include_dashboard": False,
+                "log_to_driver": False,
+                "logging_level": logging.WARNING,
+                "configure_logging": True,
+            }
             if address and address != "local":
                 try:
                     ray.init(address=address, **kwargs)
@@ -174,8 +186,10 @@ class PairingResult:
             "illegal": a_side.illegal + b_side.illegal,
             "illegal_by_side": {"a": a_side.illegal, "b": b_side.illegal},
             "external_faults": {"a": a_side.faults, "b": b_side.faults},
-            "external_fault_reasons": {"a": dict(a_side.fault_reasons.most_common()),
-                                       "b": dict(b_side.fault_reasons.most_common())},
+            "external_fault_reasons": {
+                "a": dict(a_side.fault_reasons.most_common()),
+                "b": dict(b_side.fault_reasons.most_common()),
+            },
             "latency_ms": {"a": a_side.latency.summary_ms(), "b": b_side.latency.summary_ms()},
         }
         if matches:
@@ -189,9 +203,13 @@ class PairingResult:
 def _kitty(attacking: Sequence[GameRecord], defending: Sequence[GameRecord]) -> dict[str, int]:
     """One bot's kitty record: captured when attacking (winning the last trick takes the kitty,
     multiplied), kept when defending (its side won the last trick), out of how many games."""
-    return {"attacking_games": len(attacking), "captured": sum(g.kitty_captured for g in attacking),
-            "captured_points": sum(g.kitty_points for g in attacking if g.kitty_captured),
-            "defending_games": len(defending), "kept": sum(not g.kitty_captured for g in defending)}
+    return {
+        "attacking_games": len(attacking),
+        "captured": sum(g.kitty_captured for g in attacking),
+        "captured_points": sum(g.kitty_points for g in attacking if g.kitty_captured),
+        "defending_games": len(defending),
+        "kept": sum(not g.kitty_captured for g in defending),
+    }
 
 
 _MERGED = SideStats()  # what a result holds once its statistics are in the totals (never changed)
@@ -213,10 +231,21 @@ def _mean(xs: Sequence[float]) -> float:
     return sum(xs) / len(xs) if xs else 0.0
 
 
-def run_tournament(pairings: Sequence[tuple[str, str]], rules: RuleSet, *, seed: int, deals: int, matches: int = 0,
-                   runner: Runner = serial, chunk: int = 0, workers: int = 1, ext_timeout: float = DEFAULT_TIMEOUT,
-                   first: int = 0, ext_log_dir: str | None = None,
-                   on_progress: Callable[[int, int], None] | None = None) -> list[PairingResult]:
+def run_tournament(
+    pairings: Sequence[tuple[str, str]],
+    rules: RuleSet,
+    *,
+    seed: int,
+    deals: int,
+    matches: int = 0,
+    runner: Runner = serial,
+    chunk: int = 0,
+    workers: int = 1,
+    ext_timeout: float = DEFAULT_TIMEOUT,
+    first: int = 0,
+    ext_log_dir: str | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> list[PairingResult]:
     """Play every pairing; ``on_progress(games_done, pairing)`` after each finished task."""
     if chunk <= 0:  # enough tasks to keep every worker busy, few enough to be cheap
         chunk = max(1, min(25, deals // max(1, workers * 4)))
@@ -229,5 +258,4 @@ def run_tournament(pairings: Sequence[tuple[str, str]], rules: RuleSet, *, seed:
     return results
 
 
-__all__ = ["Task", "run_task", "make_tasks", "serial", "processes", "ray_runner", "PairingResult", "run_tournament",
-           "Histogram"]
+__all__ = ["Task", "run_task", "make_tasks", "serial", "processes", "ray_runner", "PairingResult", "run_tournament", "Histogram"]
