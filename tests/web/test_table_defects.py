@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from table_page import hand, my_turn, new_game, phase, play_until, players  # noqa: E402
+from table_page import hand, my_turn, new_game, phase, play_until, players, wait_js  # noqa: E402
 
 from tuolaji.server.testing import LiveServer  # noqa: E402
 
@@ -181,20 +181,30 @@ def test_what_players_watch(srv: LiveServer, context: Any) -> None:
     player cannot see; points still in play and taken add up to the deck's 200."""
     page = context.new_page()
     new_game(page, srv.url)
-    play_until(
-        [page],
-        lambda: (
+
+    def leading_late() -> bool:
+        return (
             phase(page) == "play"
             and my_turn(page)
             and len(hand(page)) <= 15
             and page.locator("#trick:not(.finished) .play").count() == 0
-        ),
-    )
+        )
+
+    for _ in range(4):  # a round in which the player never leads late is played out; then the next
+        play_until([page], lambda: leading_late() or phase(page) == "between")
+        if leading_late():
+            break
+        page.locator("#btn-next-round").click()
+        wait_js(page, "() => document.querySelector('.table-page').dataset.phase !== 'between'")
+    else:
+        raise AssertionError("the player never led late in four rounds")
     scored = page.eval_on_selector_all("#scored-cards .card", "els => els.map(e => e.dataset.card)")
     attackers = int(page.locator("#watch h2 strong").inner_text())
     assert points_of(scored) == attackers, (scored, attackers)
     left = int(page.locator("#points-left strong").inner_text())
-    taken = sum(int(x) for x in re.findall(r"\((\d+) (?:points|分)\)", " ".join(log_lines(page))))
+    lines = log_lines(page)
+    this_round = lines[max((i for i, line in enumerate(lines) if line.startswith("—")), default=0) :]  # after "— round n —"
+    taken = sum(int(x) for x in re.findall(r"\((\d+) (?:points|分)\)", " ".join(this_round)))
     assert left + taken == 200, (left, taken)
     counts = [int(x) for x in page.eval_on_selector_all("#counter [data-group]", "els => els.map(e => e.textContent)")]
     sizes = page.eval_on_selector_all(".felt .seat:not(.me) .seat-cards", "els => els.map(e => e.textContent)")
