@@ -653,12 +653,28 @@ class Round:
     def _finish_surrender(self, proposer: int) -> None:
         """The side of ``proposer`` concedes: the round is scored on the points so far, moved if need
         be so that the other side wins (see docs/settings.md, ``surrender``)."""
-        dealer = self._dealer()
         side = self.dealer_side()
         conceded = "dealer" if proposer in side else "attackers"
         trick_points = sum(p for s, p in enumerate(self.seat_points) if s not in side)
         penalty = self._throw_penalty(side)
         total = surrender_total(max(0, trick_points + penalty), conceded, self.rules)
+        self._score(side, total, trick_points, sum(POINTS[c] for c in self.kitty), 0, False, penalty, surrendered=conceded)
+
+    def _score(
+        self,
+        side: tuple[int, ...],
+        total: int,
+        trick_points: int,
+        kitty_points: int,
+        mult: int,
+        captured: bool,
+        penalty: int,
+        *,
+        j_hook: bool = False,
+        surrendered: str | None = None,
+    ) -> None:
+        """End the round with ``total`` points for the attackers: the level change, the next dealer
+        and the coins follow from it."""
         self.attacker_points = total
         team, levels = level_change(total, self.rules)
         coins = round_coins(
@@ -669,18 +685,19 @@ class Round:
                 total,
                 trick_points,
                 tuple(self.kitty),
-                sum(POINTS[c] for c in self.kitty),
-                0,
-                False,
+                kitty_points,
+                mult,
+                captured,
                 team,
                 levels,
-                self._next_dealer(team, dealer),
+                self._next_dealer(team, self._dealer()),
                 side,
                 self.overrides,
                 tuple(self.failed_throws),
                 penalty,
                 coins,
-                surrendered=conceded,
+                j_hook=j_hook,
+                surrendered=surrendered,
             )
         )
 
@@ -739,39 +756,14 @@ class Round:
 
     def _finish(self, last: Trick) -> None:
         assert last.winner is not None and last.lead_comps is not None
-        dealer = self._dealer()
-        rules = self.rules
         side = self.dealer_side()
         trick_points = sum(p for s, p in enumerate(self.seat_points) if s not in side)
         kitty_points = sum(POINTS[c] for c in self.kitty)
         captured = last.winner not in side
-        mult = kitty_multiplier(last.lead_comps, rules.kitty_multiplier) if captured else 0
+        mult = kitty_multiplier(last.lead_comps, self.rules.kitty_multiplier) if captured else 0
         penalty = self._throw_penalty(side)
         total = max(0, trick_points + kitty_points * mult + penalty)
-        self.attacker_points = total
-        team, levels = level_change(total, rules)
-        coins = round_coins(
-            rules, dealer_side=side, team=team, levels=levels, overrides=self.overrides, failed_throws=self.failed_throws
-        )
-        self._end(
-            RoundEnded(
-                total,
-                trick_points,
-                tuple(self.kitty),
-                kitty_points,
-                mult,
-                captured,
-                team,
-                levels,
-                self._next_dealer(team, dealer),
-                side,
-                self.overrides,
-                tuple(self.failed_throws),
-                penalty,
-                coins,
-                j_hook=self.j_hook(last),
-            )
-        )
+        self._score(side, total, trick_points, kitty_points, mult, captured, penalty, j_hook=self.j_hook(last))
 
     # ----------------------------------------------------------------- copying
     def copy(self) -> Round:
