@@ -190,3 +190,32 @@ def test_computer_players_use_the_table_rules() -> None:
                     assert r.result is not None and r.result.surrendered
         assert not any(isinstance(e, RedealRequested) for e in match.events) or any(r.redeal for r in match.rounds)
     assert {"SurrenderProposed", "SurrenderAnswered", "FriendCalled"} <= kinds
+
+
+def test_attackers_do_not_concede_while_a_captured_kitty_could_still_win() -> None:
+    """No points yet and 35 still out: the kitty may hold them all, and a pair led to the last trick
+    multiplies them by 4 (140), so the attackers are not beaten; with one card left the last lead is
+    a single (x2: 70 at best) and they are."""
+    import dataclasses
+
+    from tuolaji.bots.base import side_is_beaten
+    from tuolaji.bots.driver import Table
+    from tuolaji.bots.registry import make_bot
+    from tuolaji.engine.observation import PublicTrick, observe
+
+    rules = RuleSet()
+    match = Match(rules=rules, seed=1)
+    table = Table(match, [make_bot("heuristic", seed=i) for i in range(4)])
+    while match.round.phase != Phase.PLAY:
+        table.step()
+    rnd = match.round
+    obs = observe(rnd, next(s for s in range(4) if rnd.is_attacker(s)))
+    assert len(obs.hand) >= 2
+
+    def seen(points_out: int, hand: tuple[int, ...]) -> Any:
+        won = PublicTrick(rnd.dealer, (rnd.dealer,), ((),), rnd.dealer, rules.points_total - points_out, None)
+        return dataclasses.replace(obs, hand=hand, tricks=(won,), trick=None, attacker_points=0)
+
+    assert not side_is_beaten(seen(35, obs.hand))
+    assert side_is_beaten(seen(35, obs.hand[:1]))
+    assert side_is_beaten(seen(0, obs.hand))

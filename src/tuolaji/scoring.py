@@ -54,6 +54,12 @@ def kitty_multiplier(lead_comps: Sequence[Combo], mode: KittyMultiplier = KittyM
     return combo_multiplier(top, mode)
 
 
+def max_kitty_multiplier(cards: int, rules: RuleSet) -> int:
+    """The largest multiplier a last lead of at most ``cards`` cards can set under ``rules``."""
+    shapes = [(k, m) for k in range(1, rules.decks + 1) for m in range(1, cards // k + 1) if k > 1 or m == 1]
+    return max((combo_multiplier(Combo(k, m, 0, ()), rules.kitty_multiplier) for k, m in shapes), default=0)
+
+
 def level_change(points: int, rules: RuleSet) -> tuple[str, int]:
     """``("dealer" | "attackers", levels)`` for the attackers' total."""
     unit = threshold_unit(rules)  # 40 per two decks (seed 000 A)

@@ -46,9 +46,10 @@ class Bot:
 
 def side_is_beaten(obs: Observation) -> bool:
     """Can this seat's side no longer win the round? The dealers are beaten once the attackers
-    hold the points that take the deal; the attackers when even twice every point still out
-    (the kitty's included) would not reach that total."""
-    from ..scoring import threshold_unit
+    hold the points that take the deal; the attackers when even every point still out would not
+    reach that total, counting as many of them as the kitty can hold at the largest multiplier
+    a last lead from this hand can set."""
+    from ..scoring import max_kitty_multiplier, threshold_unit
 
     take_over = 2 * threshold_unit(obs.rules)
     if not obs.is_attacker(obs.seat):
@@ -56,7 +57,9 @@ def side_is_beaten(obs: Observation) -> bool:
     out = obs.rules.points_total - sum(t.points for t in obs.tricks)
     if obs.trick is not None:
         out -= obs.trick.points
-    return obs.attacker_points + 2 * out < take_over
+    in_kitty = min(out, 10 * obs.rules.kitty_size_value)
+    best = out + in_kitty * (max_kitty_multiplier(len(obs.hand), obs.rules) - 1)
+    return obs.attacker_points + best < take_over
 
 
 def default_friend_card(obs: Observation) -> int:
