@@ -30,7 +30,11 @@ from tuolaji.ruleset import LEVEL_TOKENS, RuleSet, load_rules
 from tuolaji.scoring import level_name
 
 ROOT = Path(__file__).resolve().parents[1]
-CASES = json.loads((Path(__file__).parent / "variant_scenarios" / "table_rules.json").read_text("utf-8"))
+CASES = [
+    case
+    for name in ("table_rules.json", "several_friends.json")  # several friends: issue 11 item 10d
+    for case in json.loads((Path(__file__).parent / "variant_scenarios" / name).read_text("utf-8"))
+]
 
 
 def _deck(rules: RuleSet, hands: list[str]) -> list[int]:
@@ -75,6 +79,8 @@ def _check(want: dict[str, Any], rnd: Round, match: Match | None) -> None:
         "redeal": rnd.redeal,
         "friend": rnd.friend,
         "friend_shown": rnd.friend_revealed,
+        "dealer_side": list(rnd.dealer_side()),  # the truth
+        "known_side": [s for s in range(rnd.players) if not rnd.publicly_attacker(s)],  # what all know
     }
     for key, value in want.items():
         if key == "result":

@@ -54,6 +54,7 @@ class Reason(StrEnum):
     FOREIGN_SAVE = "foreign_save"
     FRIEND_COPY = "friend_copy"
     FRIEND_NO_COPY = "friend_no_copy"
+    FRIEND_CALLED = "friend_called_already"
     HELLO_FIRST = "hello_first"
     JOKER_DECLARES_FIRST = "joker_declares_first"
     KICKED = "kicked"

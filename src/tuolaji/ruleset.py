@@ -39,6 +39,8 @@ class RulesProblem(StrEnum):
     NOT_TEXT = "not_text"
     NOT_WHOLE = "not_whole"
     OUT_OF_RANGE = "out_of_range"
+    PLAYERS_NEED_FRIENDS = "players_need_friends"
+    KITTY_UNEVEN = "kitty_uneven"
     ROUNDS_NEEDED = "rounds_needed"
     TARGET_NOT_ABOVE_START = "target_not_above_start"
     TOO_LONG = "too_long"
@@ -199,6 +201,7 @@ class RuleSet:
     # §9 partners
     partnership: Partnership = Partnership.FIXED
     friend_call: FriendCall = FriendCall.HOLDER  # find-a-friend: what a called card means
+    friends: int | None = None  # find-a-friend: cards the dealer calls (None: 1 for 4-5 players, 2 for 6-7, 3 for 8)
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -251,11 +254,31 @@ class RuleSet:
         ):
             need(isinstance(getattr(self, name), bool), name, RulesProblem.NOT_BOOL)
         need(1 <= self.decks <= 4, "decks", RulesProblem.OUT_OF_RANGE, low=1, high=4, value=self.decks)
-        need(self.players in (4, 6, 8), "players", RulesProblem.NOT_ONE_OF, choices=["4", "6", "8"], value=self.players)
+        need(4 <= self.players <= 8, "players", RulesProblem.OUT_OF_RANGE, low=4, high=8, value=self.players)
+        need(
+            self.players % 2 == 0 or self.partnership == Partnership.FIND_FRIEND,
+            "players",
+            RulesProblem.PLAYERS_NEED_FRIENDS,
+            value=self.players,
+        )
         for name in ("hand_size", "kitty_size", "level_cap", "match_rounds", "match_minutes"):
             v = getattr(self, name)
             need(v is None or (type(v) is int and v >= 0), name, RulesProblem.NOT_WHOLE)
+        if self.friends is not None:
+            need(type(self.friends) is int, "friends", RulesProblem.NOT_INTEGER)
+            most = max_friends(self.players)
+            need(1 <= self.friends <= most, "friends", RulesProblem.OUT_OF_RANGE, low=1, high=most, value=self.friends)
         total = 54 * self.decks
+        if self.hand_size is None and self.kitty_size is not None and self.kitty_size <= total:
+            need(
+                (total - self.kitty_size) % self.players == 0,
+                "kitty_size",
+                RulesProblem.KITTY_UNEVEN,
+                players=self.players,
+                kitty=self.kitty_size,
+                total=total,
+                fits=", ".join(str(k) for k in range(1, 13) if (total - k) % self.players == 0),
+            )
         need(
             self.hand_size_value * self.players + self.kitty_size_value == total,
             "hand_size",
@@ -312,6 +335,11 @@ class RuleSet:
         return _default_kitty(total, self.players)
 
     @property
+    def friends_value(self) -> int:
+        """Find-a-friend: how many cards the dealer calls (see ``default_friends``)."""
+        return self.friends if self.friends is not None else default_friends(self.players)
+
+    @property
     def points_total(self) -> int:
         return 100 * self.decks
 
@@ -351,6 +379,17 @@ def _default_kitty(total: int, players: int) -> int:
         if (total - kitty) % players == 0:
             return kitty
     return total % players
+
+
+def default_friends(players: int) -> int:
+    """Friends called by default: sides as even as they go with the dealer's side no larger (4-5
+    players: 1, 6-7: 2, 8: 3), the usual 找朋友 tables."""
+    return max(1, players // 2 - 1)
+
+
+def max_friends(players: int) -> int:
+    """The most friends a dealer may call: the dealer's side at most one more than the attackers."""
+    return (players - 1) // 2
 
 
 _ENUM_FIELDS: dict[str, type[StrEnum]] = {}

@@ -63,14 +63,15 @@ def side_is_beaten(obs: Observation) -> bool:
 
 
 def default_friend_card(obs: Observation) -> int:
-    """An ace (or failing that a king) of a plain suit, preferring one the dealer holds a copy of,
-    so that the partner is the holder of the other copy."""
+    """An ace (or failing that a king) of a plain suit not called yet, preferring one the dealer
+    holds a copy of, so that the partner is the holder of the other copy."""
     ctx = obs.ctx
+    called = {card for card, _ in obs.friend_calls}
     best: tuple[int, int] | None = None
     for rank in (14, 13):
         for suit in range(4):
             card = make(suit, rank)
-            if ctx.is_trump(card):
+            if ctx.is_trump(card) or card in called:
                 continue
             held = obs.hand.count(card)
             if held >= obs.decks:
@@ -78,4 +79,7 @@ def default_friend_card(obs: Observation) -> int:
             score = (held, -rank)
             if best is None or score > (obs.hand.count(best[1]), -rank_of(best[1])):
                 best = (score[0], card)
-    return best[1] if best else SPADE_ACE  # when every plain ace and king is held
+    if best is not None:
+        return best[1]
+    # every plain ace and king held or called: the spade ace (held: alone), else a card not called
+    return SPADE_ACE if SPADE_ACE not in called else next(c for c in range(54) if c not in called)

@@ -103,8 +103,8 @@ def build_round(obs: Observation, hands: list[list[int]], kitty: list[int], rule
     rnd.turn = obs.turn
     rnd.attacker_points = obs.attacker_points
     rnd.burier = obs.dealer
-    if rnd.find_friend and obs.friend_card is not None:
-        _place_friend(rnd, obs, hands)
+    if rnd.find_friend and obs.friend_calls:
+        _place_friends(rnd, obs, hands)
     for done in obs.tricks:
         if done.winner is not None:  # points won per seat decide the final score
             rnd.seat_points[done.winner] += done.points
@@ -121,20 +121,22 @@ def build_round(obs: Observation, hands: list[list[int]], kitty: list[int], rule
     return rnd
 
 
-def _place_friend(rnd: Round, obs: Observation, hands: list[list[int]]) -> None:
+def _place_friends(rnd: Round, obs: Observation, hands: list[list[int]]) -> None:
     """Find-a-friend: the partnership the sample implies, so rollouts play as two real sides.
 
-    A friend who has shown itself is known to all. Otherwise the friend is, in this sample, the
-    first seat after the dealer still holding the called card: a seat that already played a
-    copy without being revealed is not the friend, and no longer holds that copy.
+    A call that has shown its friend is known to all. A hidden ``holder`` call's friend is, in
+    this sample, the first seat after the dealer still holding the called card (a seat that
+    already played a copy without being revealed no longer holds that copy); a ``nth_played``
+    call is settled as the rollout plays the called copy.
     """
-    assert obs.dealer is not None and obs.friend_card is not None
-    rnd.friend_card = obs.friend_card
-    if obs.friend_known:
-        rnd.friend_revealed = True
-        rnd.friend = next((s for s in obs.known_dealer_side if s != obs.dealer), None)
-    else:
-        rnd.friend = find_friend(hands, obs.dealer, obs.friend_card, obs.players)
+    assert obs.dealer is not None
+    seats: list[int | None] = []
+    for (card, nth), seat, shown in zip(obs.friend_calls, obs.friend_seats, obs.calls_shown, strict=True):
+        seats.append(seat if shown or nth else find_friend(hands, obs.dealer, card, obs.players))
+    played = [c for t in obs.tricks for p in t.plays for c in p]
+    if obs.trick is not None:
+        played += [c for p in obs.trick.plays for c in p]
+    rnd.set_friend_calls(obs.friend_calls, seats, obs.calls_shown, played)
 
 
 __all__ = ["sample_hidden", "build_round", "KITTY"]

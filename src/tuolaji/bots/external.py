@@ -70,6 +70,12 @@ def observation_to_dict(obs: Observation) -> dict[str, Any]:
         "tricks": [_trick(t) for t in obs.tricks],
         "attacker_points": obs.attacker_points,
         "rules": obs.rules.to_dict() if obs.rules is not None else None,
+        # find-a-friend: the dealer's calls so far; a call's seat only once it has shown
+        "friends": obs.rules.friends_value if obs.rules.partnership == "find_friend" else 0,
+        "friend_calls": [
+            {"card": cards_str([card])[0], "nth": nth, "shown": shown, "seat": seat}
+            for (card, nth), seat, shown in zip(obs.friend_calls, obs.friend_seats, obs.calls_shown, strict=True)
+        ],
     }
 
 

@@ -87,21 +87,25 @@ def play_position(
     rnd.turn = dealer
     rnd.trick = Trick(dealer)
     if rnd.find_friend:
-        card = friend_card if friend_card is not None else usual_friend(held[dealer], ctx, rules.decks)
-        rnd.friend_card = card
-        rnd.friend = find_friend(held, dealer, card, rnd.players)
-        rnd.friend_revealed = rnd.friend is None
+        calls = [card for card, _ in obs.friend_calls] if dealer == obs.seat else []
+        while len(calls) < rules.friends_value:  # the calls made, this one, then the usual ones
+            if friend_card is not None and friend_card not in calls:
+                calls.append(friend_card)
+            else:
+                calls.append(usual_friend(held[dealer], ctx, rules.decks, calls))
+        seats = [find_friend(held, dealer, card, rnd.players) for card in calls]
+        rnd.set_friend_calls([(card, 0) for card in calls], seats, [s is None for s in seats])
     return rnd
 
 
-def usual_friend(hand: Sequence[int], ctx: TrumpContext, decks: int) -> int:
-    """A plain ace the dealer does not hold every copy of (else such a king)."""
+def usual_friend(hand: Sequence[int], ctx: TrumpContext, decks: int, taken: Sequence[int] = ()) -> int:
+    """A plain ace the dealer does not hold every copy of (else such a king), not called yet."""
     for rank in (14, 13):
         for suit in range(4):
             card = suit * 13 + rank - 2
-            if not ctx.is_trump(card) and hand.count(card) < decks:
+            if not ctx.is_trump(card) and hand.count(card) < decks and card not in taken:
                 return card
-    return 12
+    return next(c for c in (12, 25, 38, 51, 11, 24, 37, 50, 53, 52) if c not in taken)
 
 
 def compare(
@@ -190,10 +194,11 @@ def friend_candidates(obs: Observation, heuristic: int) -> list[int]:
     """The heuristic's call first, then the plain aces and kings this seat lacks a copy of."""
     ctx = obs.ctx
     out = [heuristic]
+    called = {card for card, _ in obs.friend_calls}
     for rank in (14, 13):
         for suit in range(4):
             card = suit * 13 + rank - 2
-            if card not in out and not ctx.is_trump(card) and obs.hand.count(card) < obs.decks:
+            if card not in out and card not in called and not ctx.is_trump(card) and obs.hand.count(card) < obs.decks:
                 out.append(card)
     return out[:6]
 

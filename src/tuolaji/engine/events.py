@@ -113,9 +113,11 @@ class FriendCalled(Event):
 
 @dataclass(frozen=True, slots=True)
 class FriendRevealed(Event):
-    """The called card was played by the dealer's friend (or the dealer plays alone: seat None)."""
+    """A call showed its friend, who played the called card (seat None: the call finds nobody,
+    or the dealer played the called copy himself)."""
 
     seat: int | None
+    call: int = 0  # which of the dealer's calls (0 = the first)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,12 +181,13 @@ _OPTIONAL_FIELDS = {
     "j_hook",
     "surrendered",
     "nth",
+    "call",
 }
 # Fields added after records were first written, left out when None or empty so older events read the same
 # (coins: a table without a stake).
 _OMITTED_WHEN_EMPTY = {"beaten_by", "beating", "coins"}
 # written only when they differ from their default, so records of games without these rules stay as they were
-_OMITTED_AT_DEFAULT = {"j_hook": False, "surrendered": None, "nth": 0}
+_OMITTED_AT_DEFAULT = {"j_hook": False, "surrendered": None, "nth": 0, "call": 0}
 
 EVENT_NAMES: dict[type[Event], str] = {
     Dealt: "dealt",

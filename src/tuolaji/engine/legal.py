@@ -187,7 +187,8 @@ def legal_actions(rnd: Round, seat: int) -> Iterator[Action]:
         copies = range(1, rnd.rules.decks + 1) if rnd.rules.friend_call == FriendCall.NTH_PLAYED else (0,)
         for card in range(NUM_KINDS):
             for nth in copies:
-                yield CallFriend(seat, card, nth)
+                if (card, nth) not in rnd.friend_calls:
+                    yield CallFriend(seat, card, nth)
     elif phase == Phase.SURRENDER and seat == rnd.turn:
         yield SurrenderAnswer(seat, True)
         yield SurrenderAnswer(seat, False)

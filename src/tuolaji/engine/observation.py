@@ -52,8 +52,11 @@ class Observation:
     rules: RuleSet  # the (public) rules of the game, for bots that simulate
     bid: Bid | None  # the declaration standing now (public)
     known_dealer_side: tuple[int, ...]  # seats everyone knows are on the dealer's side
-    friend_card: int | None  # find-a-friend: the called card, once called
-    friend_known: bool = False  # find-a-friend: the friend has shown itself (or there is none)
+    friend_card: int | None  # find-a-friend: the first called card, once called
+    friend_known: bool = False  # find-a-friend: every call made and shown (the sides are known)
+    friend_calls: tuple[tuple[int, int], ...] = ()  # find-a-friend: the calls so far, (card, copy or 0)
+    friend_seats: tuple[int | None, ...] = ()  # per call: the friend it showed (None: not shown, or nobody)
+    calls_shown: tuple[bool, ...] = ()  # per call: shown (its friend played the card, or it finds nobody)
     from_kitty: tuple[int, ...] = ()  # kitty cards this seat took and still holds (cannot override)
     may_declare: bool = True  # False when the rules keep this seat from declaring now (000 C)
     may_redeal: bool = False  # this seat may ask for a redeal now (暴动, redeal_no_trump)
@@ -128,6 +131,9 @@ def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
         known_dealer_side=tuple(s for s in range(rnd.players) if rnd.dealer is not None and not rnd.publicly_attacker(s)),
         friend_card=rnd.friend_card,
         friend_known=rnd.friend_revealed,
+        friend_calls=tuple(rnd.friend_calls),
+        friend_seats=tuple(s if shown else None for s, shown in zip(rnd.call_seats, rnd.call_shown, strict=True)),
+        calls_shown=tuple(rnd.call_shown),
         from_kitty=tuple(rnd.from_kitty[seat]),
         may_declare=rnd.declare_refusal(seat) is None,
         may_redeal=rnd.phase == Phase.DECLARE and rnd.turn == seat and _legal(rnd, Redeal(seat)),

@@ -120,11 +120,11 @@ class Round:
         self.kitty: list[int] = list(self.deck[self.players * self.hand_size :])
         self.burier: int | None = None  # who buried the kitty now face down
         self.from_kitty: list[list[int]] = [[] for _ in range(self.players)]  # kitty cards still in hand
-        self.friend_card: int | None = None
-        self.friend_nth = 0  # friend_call nth_played: the called copy (1 = the first played)
-        self.friend_copies_played = 0  # copies of the called card played so far (nth_played)
-        self.friend: int | None = None  # find-a-friend partner (hidden until revealed)
-        self.friend_revealed = False
+        # find-a-friend: the dealer's calls in order, each (card, copy: 0 or, nth_played, 1 = the first played)
+        self.friend_calls: list[tuple[int, int]] = []
+        self.call_seats: list[int | None] = []  # per call: the seat it makes a friend (None: nobody or the dealer)
+        self.call_shown: list[bool] = []  # per call: known to all (its friend played the card, or there is none)
+        self.call_copies: list[int] = []  # per call (nth_played): copies of its card played so far
         self.tricks: list[Trick] = []
         self.trick: Trick | None = None
         self.seat_points = [0] * self.players
@@ -145,12 +145,54 @@ class Round:
         return self.rules.partnership == Partnership.FIND_FRIEND
 
     def dealer_side(self) -> tuple[int, ...]:
-        """The dealer's side as it really is (find-a-friend: including a hidden friend)."""
+        """The dealer's side as it really is (find-a-friend: the dealer, then the friends, hidden
+        ones included, in play order after the dealer)."""
         if self.dealer is None:
             return ()
         if self.find_friend:
-            return (self.dealer,) if self.friend is None else (self.dealer, self.friend)
+            return (self.dealer, *self._friends(self.call_seats))
         return tuple(range(self.dealer % 2, self.players, 2))  # the seats of the dealer's parity
+
+    def _friends(self, seats: Sequence[int | None]) -> tuple[int, ...]:
+        """The distinct seats among ``seats`` other than the dealer, in play order after the dealer
+        (one seat answering two calls is one friend)."""
+        dealer = self.dealer if self.dealer is not None else 0
+        found = {s for s in seats if s is not None and s != dealer}
+        return tuple(s for k in range(1, self.players) for s in [(dealer + k) % self.players] if s in found)
+
+    @property
+    def friend_card(self) -> int | None:
+        """The first called card (None before the call)."""
+        return self.friend_calls[0][0] if self.friend_calls else None
+
+    @property
+    def friend(self) -> int | None:
+        """The first friend after the dealer in play order (hidden ones included), or None."""
+        friends = self._friends(self.call_seats)
+        return friends[0] if friends else None
+
+    @property
+    def friend_revealed(self) -> bool:
+        """Every call made and shown: the sides are known to all."""
+        return len(self.friend_calls) >= self.rules.friends_value and all(self.call_shown)
+
+    def shown_friends(self) -> tuple[int, ...]:
+        """The friends everyone knows of so far."""
+        return self._friends([s for s, shown in zip(self.call_seats, self.call_shown, strict=True) if shown])
+
+    def set_friend_calls(
+        self,
+        calls: Sequence[tuple[int, int]],
+        seats: Sequence[int | None],
+        shown: Sequence[bool],
+        played: Sequence[int] = (),
+    ) -> None:
+        """Put calls in place without their events (bots' simulated rounds); ``played``: every
+        card played so far, for the copies ``nth_played`` counts."""
+        self.friend_calls = list(calls)
+        self.call_seats = list(seats)
+        self.call_shown = list(shown)
+        self.call_copies = [played.count(card) for card, _ in calls]
 
     def is_attacker(self, seat: int) -> bool:
         """Is ``seat`` on the attacking side (the truth, used for scoring)."""
@@ -160,7 +202,7 @@ class Round:
         """Is ``seat`` known to everyone to attack? (find-a-friend: the friend may still be hidden)."""
         if not self.find_friend or self.friend_revealed:
             return self.is_attacker(seat)
-        return self.dealer is not None and seat != self.dealer
+        return self.dealer is not None and seat != self.dealer and seat not in self.shown_friends()
 
     @property
     def trump(self) -> int | None:
@@ -261,6 +303,8 @@ class Round:
                     raise IllegalAction(Reason.BAD_FRIEND_CARD, why=Reason.FRIEND_COPY, decks=self.rules.decks)
             elif action.nth != 0:
                 raise IllegalAction(Reason.BAD_FRIEND_CARD, why=Reason.FRIEND_NO_COPY)
+            if any(card == action.card and nth == action.nth for card, nth in self.friend_calls):
+                raise IllegalAction(Reason.BAD_FRIEND_CARD, why=Reason.FRIEND_CALLED)
         elif isinstance(action, Play):
             self._check_play(seat, action.cards)
         else:
@@ -548,17 +592,21 @@ class Round:
             self._start_play()
 
     def _call_friend(self, seat: int, card: int, nth: int = 0) -> None:
-        self.friend_card = card
+        call = len(self.friend_calls)
+        self.friend_calls.append((card, nth))
+        self.call_copies.append(0)
         self.events.append(FriendCalled(seat, card, nth))
         if nth:  # nth_played: whoever plays that copy joins, found only as it is played
-            self.friend_nth = nth
+            self.call_seats.append(None)
+            self.call_shown.append(False)
+        else:
+            friend = find_friend(self.hands, seat, card, self.players)
+            self.call_seats.append(friend)
+            self.call_shown.append(friend is None)
+            if friend is None:  # the dealer holds every other copy: this call finds nobody, known at once
+                self.events.append(FriendRevealed(None, call))
+        if len(self.friend_calls) >= self.rules.friends_value:
             self._start_play()
-            return
-        self.friend = find_friend(self.hands, seat, card, self.players)
-        if self.friend is None:
-            self.friend_revealed = True  # the dealer holds every copy: one against all, known at once
-            self.events.append(FriendRevealed(None))
-        self._start_play()
 
     def _start_play(self) -> None:
         dealer = self._dealer()
@@ -605,27 +653,33 @@ class Round:
         trick.seats.append(seat)
         trick.plays.append(played)
         self.events.append(Played(seat, played, attempted, beaten_by, beating))
-        if self.friend_nth and not self.friend_revealed and self.friend_card in played:
-            self._count_called_copies(seat, played)
-        elif self.friend is not None and not self.friend_revealed and seat == self.friend and self.friend_card in played:
-            self.friend_revealed = True
-            self.events.append(FriendRevealed(seat))
-            self.attacker_points = sum(p for s, p in enumerate(self.seat_points) if self.is_attacker(s))
+        if self.friend_calls and not all(self.call_shown):
+            self._show_friends(seat, played)
         if len(trick.plays) < self.players:
             self.turn = (seat + 1) % self.players
             return
         self._end_trick(trick, ctx)
 
-    def _count_called_copies(self, seat: int, played: tuple[int, ...]) -> None:
-        """nth_played: the seat that plays the called copy joins the dealer (the dealer playing it
-        himself plays alone), announced at once."""
-        self.friend_copies_played += played.count(self.friend_card)
-        if self.friend_copies_played < self.friend_nth:
-            return
-        self.friend_revealed = True
-        self.friend = None if seat == self.dealer else seat
-        self.events.append(FriendRevealed(self.friend))
-        self.attacker_points = sum(p for s, p in enumerate(self.seat_points) if self.is_attacker(s))
+    def _show_friends(self, seat: int, played: tuple[int, ...]) -> None:
+        """A play showing friends, each call on its own: ``holder``: its friend plays the called
+        card; ``nth_played``: the seat playing the called copy joins the dealer (the dealer playing
+        it himself: that call finds nobody). Announced at once; the public running total then
+        counts only the seats still known to attack."""
+        shown = False
+        for call, (card, nth) in enumerate(self.friend_calls):
+            if self.call_shown[call] or card not in played:
+                continue
+            if nth:
+                self.call_copies[call] += played.count(card)
+                if self.call_copies[call] < nth:
+                    continue
+                self.call_seats[call] = None if seat == self.dealer else seat
+            elif self.call_seats[call] != seat:
+                continue
+            self.call_shown[call] = shown = True
+            self.events.append(FriendRevealed(self.call_seats[call], call))
+        if shown:
+            self.attacker_points = sum(p for s, p in enumerate(self.seat_points) if self.publicly_attacker(s))
 
     def _propose_surrender(self, seat: int) -> None:
         self.events.append(SurrenderProposed(seat))
@@ -709,10 +763,14 @@ class Round:
         return penalty
 
     def _next_dealer(self, team: str, dealer: int) -> int:
+        """Attackers taking over: the first attacker after the dealer; the dealer's side going up:
+        the next seat of that side (find-a-friend: the first friend after the dealer, the dealer
+        again when alone)."""
+        side = self.dealer_side()
         if team == "attackers":
-            return (dealer + 1) % self.players
+            return next(s for k in range(1, self.players) for s in [(dealer + k) % self.players] if s not in side)
         if self.find_friend:
-            return self.friend if self.friend is not None else dealer
+            return side[1] if len(side) > 1 else dealer
         return (dealer + 2) % self.players
 
     def _end(self, result: RoundEnded) -> None:
@@ -778,6 +836,10 @@ class Round:
         r.from_kitty = [list(x) for x in self.from_kitty]
         r.surrender_waiting = list(self.surrender_waiting)
         r.surrender_declined = list(self.surrender_declined)
+        r.friend_calls = list(self.friend_calls)
+        r.call_seats = list(self.call_seats)
+        r.call_shown = list(self.call_shown)
+        r.call_copies = list(self.call_copies)
         r.events = list(self.events)
         r._suit_counts = None
         return r

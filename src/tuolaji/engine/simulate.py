@@ -57,8 +57,11 @@ def random_action(rnd: Round, rng: random.Random) -> Action:
     if phase == Phase.BURY:
         return Bury(seat, tuple(rng.sample(rnd.hands[seat], rnd.kitty_size)))
     if phase == Phase.CALL_FRIEND:
-        nth = rng.randint(1, rnd.rules.decks) if rnd.rules.friend_call == FriendCall.NTH_PLAYED else 0
-        return CallFriend(seat, rng.randrange(NUM_KINDS), nth)
+        while True:  # a call not made yet (at most 3 of 54 taken)
+            nth = rng.randint(1, rnd.rules.decks) if rnd.rules.friend_call == FriendCall.NTH_PLAYED else 0
+            card = rng.randrange(NUM_KINDS)
+            if (card, nth) not in rnd.friend_calls:
+                return CallFriend(seat, card, nth)
     if phase == Phase.SURRENDER:
         return SurrenderAnswer(seat, rng.random() < 0.5)
     if rnd.rules.surrender and rng.random() < 0.03 and rnd.surrender_refusal(seat) is None:

@@ -39,6 +39,11 @@ def round_view(rnd: Round, seat: int | None) -> dict[str, Any]:
         "bid": None if rnd.bid is None else {"seat": rnd.bid.seat, "cards": cards_str(rnd.bid.cards)},
         "overrides": rnd.overrides,
         "friend_card": None if rnd.friend_card is None else cards_str([rnd.friend_card])[0],
+        "friend_calls": [
+            {"card": cards_str([card])[0], "nth": nth, "shown": shown, "seat": seat if shown else None}
+            for (card, nth), seat, shown in zip(rnd.friend_calls, rnd.call_seats, rnd.call_shown, strict=True)
+        ],
+        "friends": rnd.rules.friends_value if rnd.find_friend else 0,
         "dealer_side": [s for s in range(rnd.players) if rnd.dealer is not None and not rnd.publicly_attacker(s)],
         "seat_points": list(rnd.seat_points),
         "hand": cards_str(hand),

@@ -46,8 +46,9 @@ def sides(rnd: Round) -> list[Side | None]:
     """Per seat: "dealer" side, "attacker", or None while unknown (publicly known only)."""
     if rnd.dealer is None:
         return [None] * rnd.players
-    if rnd.find_friend and not rnd.friend_revealed:  # until the friend shows, only the dealer is known
-        return ["dealer" if s == rnd.dealer else None for s in range(rnd.players)]
+    if rnd.find_friend and not rnd.friend_revealed:  # until every friend shows, the dealer and those shown
+        shown = (rnd.dealer, *rnd.shown_friends())
+        return ["dealer" if s in shown else None for s in range(rnd.players)]
     return ["attacker" if rnd.publicly_attacker(s) else "dealer" for s in range(rnd.players)]
 
 

@@ -104,7 +104,8 @@ class EvSurrenderAnswered(TypedDict):
 
 class EvFriendRevealed(TypedDict):
     e: Literal["friend_revealed"]
-    seat: int | None
+    seat: int | None  # None: the call finds nobody (or the dealer played the called copy)
+    call: NotRequired[int]  # which of the dealer's calls (0, the first, when absent)
 
 
 class EvTimeIsUp(TypedDict):
@@ -197,6 +198,13 @@ class SurrenderView(TypedDict):
     waiting: list[int]  # partners still to answer, the first one's turn now
 
 
+class FriendCallView(TypedDict):
+    card: Card
+    nth: int  # friend_call nth_played: the copy (1 = the first played); 0 otherwise
+    shown: bool  # its friend played the card (or the call finds nobody)
+    seat: int | None  # the friend it showed (None: not shown yet, or nobody)
+
+
 class RoundView(TypedDict):
     """``engine.view.round_view``: the round as one seat may see it (None: a spectator)."""
 
@@ -209,7 +217,9 @@ class RoundView(TypedDict):
     trump_fixed: bool
     bid: Bid | None
     overrides: int
-    friend_card: Card | None
+    friend_card: Card | None  # the first call's card
+    friend_calls: list[FriendCallView]  # find-a-friend: the dealer's calls so far
+    friends: int  # find-a-friend: how many calls the dealer makes (0 in fixed partnerships)
     dealer_side: list[int]
     seat_points: list[int]
     hand: list[Card]  # empty for a spectator

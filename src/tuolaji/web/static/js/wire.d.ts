@@ -179,6 +179,8 @@ export interface TableView {
   bid: Bid | null;
   overrides: number;
   friend_card: string | null;
+  friend_calls: FriendCallView[];
+  friends: number;
   dealer_side: number[];
   seat_points: number[];
   hand: string[];
@@ -313,6 +315,13 @@ export interface Bid {
   cards: string[];
 }
 
+export interface FriendCallView {
+  card: string;
+  nth: number;
+  shown: boolean;
+  seat: number | null;
+}
+
 export interface TrickView {
   leader: number;
   plays: SeatPlay[];
@@ -409,6 +418,8 @@ export interface RoundView {
   bid: Bid | null;
   overrides: number;
   friend_card: string | null;
+  friend_calls: FriendCallView[];
+  friends: number;
   dealer_side: number[];
   seat_points: number[];
   hand: string[];
@@ -521,6 +532,7 @@ export interface EvFriendCalled {
 export interface EvFriendRevealed {
   e: "friend_revealed";
   seat: number | null;
+  call?: number;
 }
 
 export interface EvTimeIsUp {
