@@ -108,7 +108,10 @@ class Printer:
             else:
                 out("  Attackers take over the deal.")
         elif isinstance(ev, MatchEnded):
-            out(f"\n[bold green]{_holder(match, ev.winner)} wins the match.[/bold green]")
+            if ev.winner is None:  # a tie nobody reached first (seed 003's rule cannot break it)
+                out("\n[bold green]The match is a draw.[/bold green]")
+            else:
+                out(f"\n[bold green]{_holder(match, ev.winner)} wins the match.[/bold green]")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,7 +13,7 @@ from .cards import CardError, cards_str, level_rank, parse_cards, parse_suit, su
 from .combos import decompose
 from .declaring import bid_reason, read_bid, shown_cards
 from .ruleset import PRESETS, FirstRoundDealer, RuleSet, RuleSetError, load_rules
-from .scoring import kitty_multiplier, level_change, parse_level, round_coins
+from .scoring import kitty_multiplier, level_change, match_leader, parse_level, round_coins
 from .tricks import check_throw, follow_reason, lead_reason, trick_winner
 from .trump import TrumpContext
 from .validate import JSONInputError, loads, safe_dumps
@@ -192,6 +192,23 @@ def op_coins(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[str
     return {"team": team, "levels": levels, "coins": list(coins) or [0] * rules.players}
 
 
+def op_match_result(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[str, Any]:
+    """Who wins a match ended by the clock or the round count, from each side's level and the
+    round it reached that level in (0: the start level): ``winner`` an index, or null for a draw."""
+    raw = _need(req, "levels")
+    if not isinstance(raw, list) or len(raw) < 2:
+        raise JudgeError("'levels' must list the level of each side (or seat), two or more")
+    try:
+        levels = [parse_level(str(x)) for x in raw]
+    except ValueError as exc:
+        raise JudgeError(f"in 'levels': {exc}") from None
+    reached = req.get("reached", [0] * len(levels))
+    if not isinstance(reached, list) or len(reached) != len(levels) or not all(type(n) is int and n >= 0 for n in reached):
+        raise JudgeError(f"'reached' must list {len(levels)} round numbers, 0 or more (0: the start level)")
+    winner = match_leader(levels, reached)
+    return {"winner": winner, "draw": winner is None}
+
+
 def op_declare(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[str, Any]:
     bids = _need(req, "bids")
     if not isinstance(bids, list):
@@ -247,6 +264,7 @@ OPS: dict[str, Callable[[dict[str, Any], RuleSet, TrumpContext], dict[str, Any]]
     "level_change": op_level_change,
     "declare": op_declare,
     "coins": op_coins,
+    "match_result": op_match_result,
 }
 
 

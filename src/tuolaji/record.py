@@ -48,7 +48,7 @@ from .engine.events import (
     TimeIsUp,
     event_from_dict,
 )
-from .engine.match import Match
+from .engine.match import Match, MatchEnded
 from .errors import IllegalAction
 from .messages import text
 from .ruleset import RuleSet, RuleSetError
@@ -220,6 +220,8 @@ def _expect(expected: list[Event], pos: int, got: Event) -> None:
     want = expected[pos]
     if isinstance(want, Played) and isinstance(got, Played) and want.beaten_by is None:
         got = replace(got, beaten_by=None, beating=None)  # written before failed throws named who beat them
+    if isinstance(want, MatchEnded) and isinstance(got, MatchEnded) and got.winner is None and want.levels == got.levels:
+        got = want  # written before a tie nobody reached first was a draw: team 0 was named; it is a draw now
     if want != got:
         raise RecordError(
             RecordProblem.EVENT_DIFFERS,

@@ -109,6 +109,18 @@ def _fine_table(points: int, unit: int) -> tuple[str, int]:
     return "dealer", 2
 
 
+def match_leader(levels: Sequence[int], reached: Sequence[int]) -> int | None:
+    """Who wins a match ended by its clock or its round count: the highest level, a tie going to
+    whoever reached that level first (seed 003: "哪方的級別高哪方獲勝，如到了規定時間，雙方級數相同，
+    則先到該級的一方勝出"). ``reached`` is the round each reached its level in, 0 for the start level.
+    None, a draw, when that still leaves several: both sides at the start level, which neither
+    reached first, or (find-a-friend, per seat) partners who climbed to it in the same round."""
+    key = [(level, -when) for level, when in zip(levels, reached, strict=True)]
+    best = max(key)
+    ahead = [h for h, k in enumerate(key) if k == best]
+    return ahead[0] if len(ahead) == 1 else None
+
+
 def round_coins(
     rules: RuleSet, *, dealer_side: Sequence[int], team: str, levels: int, overrides: int, failed_throws: Sequence[int]
 ) -> tuple[int, ...]:

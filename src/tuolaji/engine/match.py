@@ -11,7 +11,7 @@ from typing import Any
 from ..cards import LevelIndex, LevelRank, level_rank, new_deck
 from ..errors import IllegalAction, Reason
 from ..ruleset import MatchEnd, Partnership, RuleSet, load_rules
-from ..scoring import parse_level
+from ..scoring import match_leader, parse_level
 from .actions import Action
 from .events import Event, TimeIsUp
 from .round import Phase, Round
@@ -30,7 +30,7 @@ class RoundStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
-    winner: int  # the winning team (fixed partners: 0 = seats 0, 2, …) or seat (find-a-friend)
+    winner: int | None  # the winning team (fixed partners: 0 = seats 0, 2, …) or seat (find-a-friend); None: a draw
     levels: tuple[LevelIndex, ...]
 
 
@@ -59,6 +59,7 @@ class _Saved:
     reached: list[int]
     purses: list[int]
     dealer: int | None
+    finished: bool
     winner: int | None
     time_up: bool
     actions: int
@@ -94,6 +95,7 @@ class Match:
         self.dealer: int | None = None
         self.rounds: list[Round] = []
         self.events: list[Event] = []
+        self.finished = False  # the match is over (``winner`` None then: a draw)
         self.winner: int | None = None
         self.time_up = False
         self.actions = 0
@@ -102,7 +104,19 @@ class Match:
 
     @property
     def over(self) -> bool:
-        return self.winner is not None
+        return self.finished
+
+    @property
+    def drawn(self) -> bool:
+        """The match ended with no single side ahead (levels and the round reached alike)."""
+        return self.finished and self.winner is None
+
+    @property
+    def round_number(self) -> int:
+        """The round in play, or the last one once the match is over; at a deadline the round
+        in play (left unscored) still counts, so a match whose clock ran out in its first round
+        shows round 1."""
+        return len(self.rounds) + (0 if self.finished and not self.time_up else 1)
 
     def holder(self, seat: int) -> int:
         """Index into ``levels`` for a seat: its team, or itself with find-a-friend."""
@@ -164,6 +178,7 @@ class Match:
             list(self.reached),
             list(self.purses),
             self.dealer,
+            self.finished,
             self.winner,
             self.time_up,
             self.actions,
@@ -177,7 +192,8 @@ class Match:
         del self.rounds[saved.rounds :]
         del self.deals[saved.deals :]
         self.levels, self.reached, self.purses = saved.levels, saved.reached, saved.purses
-        self.dealer, self.winner, self.time_up, self.actions = saved.dealer, saved.winner, saved.time_up, saved.actions
+        self.dealer, self.finished, self.winner = saved.dealer, saved.finished, saved.winner
+        self.time_up, self.actions = saved.time_up, saved.actions
         if self._rng_before is not None:
             self._rng.setstate(self._rng_before)
         self._rng_before = None
@@ -264,11 +280,12 @@ class Match:
             self.levels[holder] = level
             self.reached[holder] = len(self.rounds)
 
-    def _leader(self) -> int:
-        """Highest level wins; a tie goes to whoever reached that level first (seed 003)."""
-        return max(range(len(self.levels)), key=lambda h: (self.levels[h], -self.reached[h]))
+    def _leader(self) -> int | None:
+        """Highest level wins, a tie to whoever reached it first (seed 003); None: a draw."""
+        return match_leader(self.levels, self.reached)
 
-    def _end_match(self, winner: int) -> None:
+    def _end_match(self, winner: int | None) -> None:
+        self.finished = True
         self.winner = winner
         self.events.append(MatchEnded(winner, tuple(self.levels)))
 

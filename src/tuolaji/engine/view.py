@@ -79,9 +79,10 @@ def match_view(match: Match, seat: int | None) -> dict[str, Any]:
     view.update(
         {
             "levels": list(match.levels),
-            "round_number": len(match.rounds) + (0 if match.over else 1),
-            "winner": match.winner,
+            "round_number": match.round_number,
+            "winner": match.winner,  # None while the match goes on, and for a draw
             "over": match.over,
+            "draw": match.drawn,  # over with no single side ahead (seed 003's tie rule left several)
             "time_up": match.time_up,  # a timed match ended at its deadline (the round in play unscored)
             "purses": list(match.purses),  # coins won (+) or lost (-) per seat; all 0 without a stake
         }

@@ -177,7 +177,7 @@ def public_summary(match: Match, names: list[str]) -> PublicSummary:
     return {
         "levels": list(match.levels),
         "level_names": [level_name(x) for x in match.levels],
-        "round": len(match.rounds) + (0 if match.over else 1),
+        "round": match.round_number,
         "winner": match.winner,
         "rules": match.rules.name,
         "names": names,

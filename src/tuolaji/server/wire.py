@@ -143,7 +143,7 @@ class RoundResult(TypedDict):
 
 class EvMatchEnded(TypedDict):
     e: Literal["match_ended"]
-    winner: int
+    winner: int | None  # None: a draw
     levels: list[int]
 
 
@@ -241,8 +241,9 @@ class MatchView(RoundView):
 
     levels: list[int]
     round_number: int
-    winner: int | None
+    winner: int | None  # None while playing, and for a draw
     over: bool
+    draw: bool  # over with no single side ahead
     time_up: bool  # a timed match ended at its deadline
     purses: list[int]  # coins per seat so far (all 0 without a stake)
 

@@ -201,7 +201,12 @@ def _print_table(report: dict[str, Any]) -> None:
     if any(r["external_faults"]["a"] or r["external_faults"]["b"] for r in pairings):
         rows.append(("external fault reasons", lambda r: _reasons(r["external_fault_reasons"])))
     if any("matches" in r for r in pairings):
-        rows.append(("A matches won", lambda r: f"{r['a_match_win_rate']:.1%} of {r['matches']}" if "matches" in r else "-"))
+        rows.append(
+            (
+                "A matches won",
+                lambda r: f"{r['a_match_win_rate']:.1%} of {r['matches']}, {r['match_draws']} drawn" if "matches" in r else "-",
+            )
+        )
     for label, cell in rows:
         table.add_row(label, *(cell(r) for r in pairings))
     console = Console()

@@ -208,7 +208,7 @@ def _record(rnd: Round, a_seat: int) -> GameRecord:
 @dataclass
 class MatchResult:
     index: int
-    a_won: list[bool]  # per game of the pair
+    a_won: list[bool | None]  # per game of the pair; None: a draw
     rounds: int
     a: SideStats
     b: SideStats
@@ -227,7 +227,7 @@ def play_match_pair(
     """The same match seed played twice, A's bots on the even seats then on the odd ones. Each
     seat's bot (an external program: one process) plays every round of its match."""
     a, b = SideStats(), SideStats()
-    won: list[bool] = []
+    won: list[bool | None] = []
     rounds = 0
     for g in range(2):
         seats_a = a_seats_for(g, rules.players)
@@ -247,8 +247,9 @@ def play_match_pair(
             side.add_faults(bot)
         rounds += len(match.rounds)
         a_team = seats_a[0] % 2
-        if match.winner is None:  # hit the round cap: the higher level wins
-            won.append(match.levels[a_team] > match.levels[1 - a_team])
+        if not match.over:  # hit the round cap: the higher level wins, equal levels draw
+            ahead = match.levels[a_team] - match.levels[1 - a_team]
+            won.append(None if ahead == 0 else ahead > 0)
         else:
-            won.append(match.winner == a_team)
+            won.append(None if match.drawn else match.winner == a_team)
     return MatchResult(index, won, rounds, a, b)

@@ -195,7 +195,9 @@ class PairingResult:
         if matches:
             won = [w for m in matches for w in m.a_won]
             out["matches"] = len(won)
-            out["a_match_win_rate"] = round(sum(won) / len(won), 4)
+            out["match_draws"] = won.count(None)
+            # a draw counts half a win, as in a chess score
+            out["a_match_win_rate"] = round(sum(0.5 if w is None else float(w) for w in won) / len(won), 4)
             out["rounds_per_match"] = round(sum(m.rounds for m in matches) / len(won), 2)
         return out
 

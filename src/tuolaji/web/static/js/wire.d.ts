@@ -199,6 +199,7 @@ export interface TableView {
   round_number: number;
   winner: number | null;
   over: boolean;
+  draw: boolean;
   time_up: boolean;
   purses: number[];
   level_names: string[];
@@ -548,7 +549,7 @@ export interface EvTrickEnded {
 
 export interface EvMatchEnded {
   e: "match_ended";
-  winner: number;
+  winner: number | null;
   levels: number[];
 }
 
