@@ -9,21 +9,38 @@ import { cardText, cardsText, suitText } from "./cards.js";
  */
 
 /**
+ * What a failed throw costs its thrower under the table's rules: points, coins (half the stake,
+ * with a stake set), or nothing.
+ * @param {Record<string, any> | null} rules
+ * @returns {{ points: number } | { coins: number } | null}
+ */
+export function throwPenalty(rules) {
+  if (!rules) return null;
+  if (rules.throw_penalty === "points") return { points: rules.throw_penalty_points };
+  if (rules.throw_penalty === "stake" && rules.stake > 0) return { coins: Math.floor(rules.stake / 2) };
+  return null;
+}
+
+/**
  * The log line for one event, or null for events not worth a line (dealt cards, passes, plain plays).
  * @param {WireEvent} e
  * @param {(seat: number) => string} name
+ * @param {Record<string, any> | null} [rules] the table's rules (a failed throw's penalty)
  * @returns {string | null}
  */
-export function eventLine(e, name) {
+export function eventLine(e, name, rules = null) {
   switch (e.e) {
     case "declared": return t("ev_declared", { name: name(e.seat), cards: cardsText(e.cards) });
     case "trump_fixed": return t("ev_trump_fixed", { trump: e.trump === null ? t("no_trump") : suitText(e.trump), name: name(e.dealer) });
     case "buried": return t("ev_buried", { name: name(e.seat) });
-    case "played":
+    case "played": {
       if (!e.attempted) return null;
-      return e.beaten_by !== undefined && e.beating
+      const line = e.beaten_by !== undefined && e.beating
         ? t("ev_failed_throw_by", { name: name(e.seat), tried: cardsText(e.attempted), by: name(e.beaten_by), beating: cardsText(e.beating), cards: cardsText(e.cards) })
         : t("ev_failed_throw", { name: name(e.seat), tried: cardsText(e.attempted), cards: cardsText(e.cards) });
+      const cost = throwPenalty(rules);
+      return cost === null ? line : line + ("coins" in cost ? t("ev_penalty_coins", { c: cost.coins }) : t("ev_penalty_points", { p: cost.points }));
+    }
     case "trick_ended": return t("ev_trick", { name: name(e.winner), p: e.points });
     case "redealt": return t("ev_redealt");
     case "round_ended": return t("ev_round", { p: e.attacker_points });
@@ -48,11 +65,12 @@ export class GameLog {
    * events, and `events_skipped` counts the rest: the log says so instead of pretending it is whole.
    * @param {StateMsg} m
    * @param {(seat: number) => string} name
+   * @param {Record<string, any> | null} [rules] the table's rules
    */
-  add(m, name) {
+  add(m, name, rules = null) {
     if (m.events_skipped) this.lines.push(t("ev_skipped", { n: m.events_skipped }));
     for (const e of m.events || []) {
-      const line = eventLine(e, name);
+      const line = eventLine(e, name, rules);
       if (line) this.lines.push(line);
     }
     if (this.lines.length > 200) this.lines.splice(0, this.lines.length - 100);

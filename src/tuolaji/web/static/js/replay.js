@@ -116,7 +116,7 @@ export class ReplayPage {
     /** @type {import("./wire").TableView} */
     const v = Object.assign({}, frame.view, {
       level_names: data.level_names, round_number: this.round, sides: [],
-      levels: data.levels, winner: null, over: false, time_up: false, purses: [],
+      levels: data.levels, winner: null, over: false, draw: false, time_up: false, purses: [],
     });
     table.state = {
       type: "state",

@@ -69,20 +69,12 @@ export function summaryDialog(page, s, over) {
       h("p", { class: "note" }, item.note)));
   }
   const coins = coinsSection(page, s);
-  let head = t("summary_title", { n: s.round });
-  let winnerLine = null;
-  if (over && s.winner !== null && s.winner !== undefined) {
-    head = t("match_over");
-    const mine = me !== null && st.room.seats[me] && st.room.seats[me].team === s.winner;
-    winnerLine = h("p", { class: "winner", id: "winner" }, me === null ? t("winner_team", { team: t("team_n", { n: s.winner + 1 }) }) : (mine ? t("we_win") : t("they_win")),
-      st.view.time_up ? h("span", { class: "muted", id: "time-up" }, ` ${t("time_up_over")}`) : null);
-  }
+  const head = over ? t("match_over") : t("summary_title", { n: s.round });
+  const winnerLine = over ? matchResultLine(page) : null;
   const ready = st.ready || [];
   const actions = h("div", { class: "dialog-actions" });
   if (over) {
-    actions.append(h("a", { class: "button primary", href: link(`/replay/${page.code}`), onclick: follow(`/replay/${page.code}`) }, t("replay")),
-      exportLink(page.code),
-      h("a", { class: "button", href: link("/"), onclick: follow("/") }, t("home")));
+    actions.append(...endActions(page, true));
   } else if (me !== null && st.between) {
     const done = ready.includes(me);
     actions.appendChild(h("button", { type: "button", id: "btn-next-round", class: "primary big", disabled: done, onclick: () => { page.summaryClosed = true; page.send({ type: "ready" }); } }, t("next_round")));
@@ -102,6 +94,57 @@ export function summaryDialog(page, s, over) {
     coins,
     h("div", { class: "kitty-end" }, h("span", {}, `${t("kitty")}: `), cardRow(r.kitty, { small: true })),
     review, actions);
+}
+
+/**
+ * Who won the match, or that it is a draw (seed 003's tie rule left no side ahead), and why it
+ * ended when its clock ran out.
+ * @param {TablePage} page
+ */
+function matchResultLine(page) {
+  const st = /** @type {StateMsg} */ (page.state);
+  const v = st.view;
+  const me = page.me();
+  let text;
+  if (v.draw || v.winner === null) text = t("match_draw");
+  else if (me === null) text = t("winner_team", { team: t("team_n", { n: v.winner + 1 }) });
+  else text = st.room.seats[me] && st.room.seats[me].team === v.winner ? t("we_win") : t("they_win");
+  return h("p", { class: "winner" + (v.draw ? " draw" : ""), id: "winner" }, text,
+    v.time_up ? h("span", { class: "muted", id: "time-up" }, ` ${t("time_up_over")}`) : null);
+}
+
+/**
+ * The buttons at the end of a match: the replay (once a round was played), export, home.
+ * @param {TablePage} page
+ * @param {boolean} replay
+ */
+function endActions(page, replay) {
+  return [
+    replay ? h("a", { class: "button primary", href: link(`/replay/${page.code}`), onclick: follow(`/replay/${page.code}`) }, t("replay")) : null,
+    exportLink(page.code),
+    h("a", { class: "button" + (replay ? "" : " primary"), href: link("/"), onclick: follow("/") }, t("home")),
+  ].filter((x) => x !== null);
+}
+
+/**
+ * The end of a match that has no finished round to sum up (its clock ran out in the first
+ * round): the result, the levels and the purses as they stand.
+ * @param {TablePage} page
+ */
+export function matchEndDialog(page) {
+  const st = /** @type {StateMsg} */ (page.state);
+  const v = st.view;
+  const me = page.me();
+  const levels = page.teamLabels().map((x) => `${x.label} ${x.level}`).join(" · ");
+  const stake = page.rules && page.rules.stake > 0;
+  return h("div", { class: "summary match-end", id: "match-end" },
+    h("h2", { id: "dialog-title" }, t("match_over")),
+    matchResultLine(page),
+    h("p", { class: "muted" }, t("match_end_no_round")),
+    h("p", { id: "match-end-levels" }, `${t("match_end_levels")}: ${levels}`),
+    stake ? h("table", { class: "score coins-table", id: "match-end-coins" },
+      h("tbody", {}, ...v.purses.map((c, i) => h("tr", { class: i === me ? "mine" : "" }, h("th", { scope: "row" }, page.name(i)), h("td", {}, h("strong", {}, signed(c))))))) : null,
+    h("div", { class: "dialog-actions" }, ...endActions(page, false)));
 }
 
 /**

@@ -10,8 +10,8 @@ import { follow, go, link, roomLink } from "./nav.js";
 import { openTransport } from "./transport.js";
 import { PHASE_KEYS, defaultName, langButton, relSeat, seatPlace, signed, trumpText } from "./ui.js";
 import { onHandKey, renderHand, selectCards, selectedCards } from "./hand.js";
-import { lobbyDialog, summaryDialog } from "./summary.js";
-import { GameLog } from "./log.js";
+import { lobbyDialog, matchEndDialog, summaryDialog } from "./summary.js";
+import { GameLog, throwPenalty } from "./log.js";
 import { recordRound } from "./stats.js";
 import { RoundTally, effectiveSuit, GROUPS } from "./tally.js";
 import { applyMotion, dealTo, flyIn, fxOn, motionOn, play as playCue, reducedMotion, setFx, sweepTo } from "./fx.js";
@@ -214,7 +214,7 @@ export class TablePage {
     const turnChanged = !prev || !prev.options || !m.options || prev.options.turn !== m.options.turn || prev.view.phase !== v.phase;
     if (newRound || turnChanged) { this.hintText = null; this.checkResult = null; this.coachMsg = null; }  // a refusal belongs to its turn
     if (newRound) this.selected = [];
-    this.log.add(m, (s) => this.name(s));
+    this.log.add(m, (s) => this.name(s), this.rules);
     this.watch(m, prev);
     if (localStorage.getItem("tuolaji.trumpLeft") === "on") trumpSide(m, true);
     this.render();
@@ -681,9 +681,8 @@ export class TablePage {
     }
     if (this.failedThrow) {
       const f = this.failedThrow;
-      const rules = this.rules || {};
-      const penalty = rules.throw_penalty === "points" ? t("failed_throw_penalty", { p: rules.throw_penalty_points })
-        : rules.throw_penalty === "stake" ? t("failed_throw_penalty_stake") : "";
+      const cost = throwPenalty(this.rules);
+      const penalty = cost === null ? "" : "coins" in cost ? t("failed_throw_penalty_stake", { c: cost.coins }) : t("failed_throw_penalty", { p: cost.points });
       // older records do not say who beat the throw
       const beaten = f.by !== null && f.beating ? t("failed_beaten_by", { by: this.name(f.by), beating: cardsText(f.beating) }) : t("failed_beaten");
       coach.appendChild(h("div", { class: "failed-throw", id: "failed-throw", role: "alert" }, h("strong", {}, `${t("failed_throw_title")}: `),
@@ -833,7 +832,7 @@ export class TablePage {
         this.summaryClosed = !(st.between || st.view.over) && summary.round < (this.firstRound ?? 0);
       }
       if (st.between || st.view.over || !this.summaryClosed) content = summaryDialog(this, summary, st.view.over);
-    }
+    } else if (st.view.over && !this.readonly) content = matchEndDialog(this);  // the clock ran out before any round finished
     this.overlay.hidden = !content;
     if (content) {
       const dialog = h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "dialog-title" }, content);
