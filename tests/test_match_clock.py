@@ -145,3 +145,57 @@ def test_a_game_keeps_its_clock_across_a_server_restart(tmp_path: Path) -> None:
         end = c2.wait_state(lambda s: s["view"]["over"])
         assert end["view"]["time_up"] and end["clock_ms"] == 0 and end["room"]["status"] == "finished"
         c2.close()
+
+
+def test_a_game_saved_before_the_clock_existed_gets_a_full_clock_on_load(tmp_path: Path) -> None:
+    """A timed game saved without a deadline (by a server from before the match clock, or with a
+    damaged one) cannot tell how long it has run: loading it starts a full clock, as at the start
+    of play, and that deadline is saved from then on, so a later restart keeps it."""
+    pytest.importorskip("starlette")
+    import sqlite3
+
+    from server_util import Client, create_game, room_of
+    from tuolaji.server.testing import LiveServer
+
+    db = tmp_path / "games.sqlite3"
+    with LiveServer(db, allow_seed=True) as srv:
+        game = create_game(srv, seed=32, speed="slow", rules="competition")
+        code, token = game["code"], game["token"]
+        c = Client(srv, code, token=token)
+        c.wait_state(lambda s: "clock_ms" in s)
+        old_deadline = srv.call(lambda: room_of(srv, code).match_deadline)
+        c.close()
+    with sqlite3.connect(db) as conn:  # as an older server wrote it: no match_deadline in the room data
+        (room_json,) = conn.execute("SELECT room FROM games WHERE code = ?", (code,)).fetchone()
+        data = json.loads(room_json)
+        del data["match_deadline"]
+        conn.execute("UPDATE games SET room = ? WHERE code = ?", (json.dumps(data), code))
+    conn.close()
+    with LiveServer(db, allow_seed=True) as srv2:
+        c2 = Client(srv2, code, token=token)
+        s2 = c2.wait_state(lambda s: "clock_ms" in s)
+        new_deadline = srv2.call(lambda: room_of(srv2, code).match_deadline)
+        assert new_deadline > old_deadline  # a fresh clock, from the load
+        assert 29 * 60_000 < s2["clock_ms"] <= 30 * 60_000
+        c2.close()
+    with LiveServer(db, allow_seed=True) as srv3:
+        c3 = Client(srv3, code, token=token)
+        c3.wait_state(lambda s: "clock_ms" in s)
+        assert srv3.call(lambda: room_of(srv3, code).match_deadline) == new_deadline  # kept from then on
+        c3.close()
+
+
+def test_an_offline_save_without_a_deadline_gets_a_full_clock_and_is_saved_again() -> None:
+    """The offline build's saves follow the same rule as the server's."""
+    from tuolaji.offline.host import room_from_save, save_document
+
+    clock = FakeClock()
+    room = _room(clock)
+    doc = json.loads(json.dumps(save_document(room)))
+    assert saved_deadline(doc["room"]) == room.match_deadline
+    kept = room_from_save(json.dumps(doc), "en")
+    assert kept.match_deadline == room.match_deadline and not kept.dirty  # nothing new to save
+    del doc["room"]["match_deadline"]  # saved before the match clock existed
+    fresh = room_from_save(json.dumps(doc), "en")
+    assert fresh.match_deadline is not None and fresh.match_deadline != room.match_deadline
+    assert fresh.dirty  # the new deadline is written with the next save

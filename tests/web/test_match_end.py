@@ -98,7 +98,8 @@ def test_a_failed_throw_at_a_table_with_a_stake_names_its_coin_penalty(srv: Live
         assert any(log_text in line for line in log), log
     # without a stake a failed throw costs nothing: no penalty is named
     page.evaluate(
-        "([s]) => { window.room.deliver({ type: 'welcome', rules: { throw_penalty: 'stake', stake: 0 } }); window.room.deliver(s); }",
+        "([s]) => { window.room.deliver({ type: 'welcome', rules: { throw_penalty: 'stake', stake: 0 } });"
+        " window.room.deliver(s); }",
         [state],
     )
     assert "罚" not in page.locator("#failed-throw").inner_text()

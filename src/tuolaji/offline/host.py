@@ -115,7 +115,7 @@ def room_from_save(text: str, lang: str) -> Room:
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         damaged = RecordError(RecordProblem.SAVE_DAMAGED, detail=f"{type(exc).__name__}: {exc}")
         raise HostError(422, "bad_save", lang, why=damaged) from None
-    room.dirty = False
+    room.dirty = room.match_deadline != saved_deadline(data)  # a clock started on load is saved
     return room
 
 

@@ -344,7 +344,9 @@ class Tables:
         )
         room.saved_events = len(record["events"])
         room.saved_deals = len(record["deals"])
-        room.dirty = len(match.events) != room.saved_events
+        # a timed game saved without a deadline (before the match clock existed) got a full clock
+        # on load: save it, so the next restart keeps this one
+        room.dirty = len(match.events) != room.saved_events or room.match_deadline != saved_deadline(data)
         for s in seats:
             s.left_at = 0.0
         room.on_change = self._changed
