@@ -29,6 +29,7 @@ SCENARIO_DIR = HERE / "scenarios"
 SHARED = HERE.parent.parent / "shared"
 SEED_DIR = SHARED / "seeds"
 RULES_MD = SHARED / "RULES.md"
+SETTINGS_MD = HERE.parent / "docs" / "settings.md"
 
 
 def _load() -> list[tuple[str, dict[str, Any]]]:
@@ -92,6 +93,8 @@ def _cards_of(req: dict[str, Any]) -> list[str]:
         return req["throw"] + [c for h in req["hands"] for c in h]
     if op in ("combos",):
         return list(req["cards"])
+    if op == "redeal":
+        return list(req["hand"])
     return []
 
 
@@ -100,7 +103,7 @@ def test_scenario_is_well_formed(sc: dict[str, Any]) -> None:
     """Every scenario names its source, and no card appears more often than the decks hold."""
     src = sc["source"]
     assert src["quote"] and all(isinstance(q, str) and q for q in src["quote"])
-    assert src["seed"] is not None or src.get("rules", "").startswith("§")
+    assert src["seed"] is not None or src.get("rules", "").startswith("§") or src.get("doc") == "docs/settings.md"
     req = sc["request"]
     if "error" in sc.get("expect", {}):
         return
@@ -123,7 +126,8 @@ def test_quotes_are_in_their_sources() -> None:
     missing = []
     for name, sc in SCENARIOS:
         src = sc["source"]
-        path = SEED_DIR / src["seed"] if src["seed"] else RULES_MD
+        # table rules not in the seeds are quoted from the settings page (docs/settings.md)
+        path = SEED_DIR / src["seed"] if src["seed"] else SETTINGS_MD if src.get("doc") == "docs/settings.md" else RULES_MD
         if path.name not in texts:
             texts[path.name] = _squash(path.read_text(encoding="utf-8"))
         for q in src["quote"]:

@@ -11,11 +11,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .cards import BJ, LJ, LevelRank, is_joker, is_level_card, is_red, suit_of
+from .cards import BJ, LJ, POINTS, LevelRank, is_joker, is_level_card, is_red, suit_of
 from .errors import IllegalAction, Reason
 from .ruleset import DeclareStyle, RuleSet
 
 SUIT_RANK = (4, 3, 2, 1)  # ♠ > ♥ > ♣ > ♦ for suit-order overrides (seed 004)
+
+
+def redeal_refusal(hand: Sequence[int], level: LevelRank, rules: RuleSet) -> IllegalAction | None:
+    """Why an attacker holding ``hand`` may not ask for a redeal at the last call, or None.
+
+    暴动 (seed 000 C, ``redeal_request``): at most ``redeal_request_max_points`` points in hand; the
+    table rule ``redeal_no_trump``: no joker and no level card. With both, either reason is enough.
+    """
+    if not (rules.redeal_request or rules.redeal_no_trump):
+        return IllegalAction(Reason.NO_REDEAL, why=Reason.REDEAL_OFF)
+    if rules.redeal_no_trump and not any(is_joker(c) or is_level_card(c, level) for c in hand):
+        return None
+    if not rules.redeal_request:
+        return IllegalAction(Reason.NO_REDEAL, why=Reason.REDEAL_TRUMPS)
+    pts = sum(POINTS[c] for c in hand)
+    if pts > rules.redeal_request_max_points:
+        return IllegalAction(Reason.NO_REDEAL, why=Reason.REDEAL_POINTS, pts=pts, most=rules.redeal_request_max_points)
+    return None
 
 
 class Bid(NamedTuple):

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, BinaryIO, TextIO
 
-from .cards import CardError, cards_str, level_rank, parse_cards, parse_suit, suit_letter
+from .cards import POINTS, CardError, cards_str, level_rank, parse_cards, parse_suit, suit_letter
 from .combos import decompose
-from .declaring import bid_reason, read_bid, shown_cards
+from .declaring import bid_reason, read_bid, redeal_refusal, shown_cards
 from .ruleset import PRESETS, FirstRoundDealer, RuleSet, RuleSetError, load_rules
-from .scoring import kitty_multiplier, level_change, match_leader, parse_level, round_coins
+from .scoring import kitty_multiplier, level_change, match_leader, parse_level, round_coins, surrender_total
 from .tricks import check_throw, follow_reason, lead_reason, trick_winner
 from .trump import TrumpContext
 from .validate import JSONInputError, loads, safe_dumps
@@ -192,6 +192,31 @@ def op_coins(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[str
     return {"team": team, "levels": levels, "coins": list(coins) or [0] * rules.players}
 
 
+def op_redeal(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[str, Any]:
+    """May an attacker holding ``hand`` ask for a redeal at the last call (``redeal_request``,
+    暴动, seed 000 C; ``redeal_no_trump``)? ``why`` names the reason when not."""
+    hand = _cards(req, "hand", allow_empty=True)
+    refusal = redeal_refusal(hand, ctx.level, rules)
+    why = None if refusal is None else refusal.fields.get("why")
+    return {"may_redeal": refusal is None, "why": None if why is None else str(why), "points": sum(POINTS[c] for c in hand)}
+
+
+def op_surrender(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[str, Any]:
+    """投降 (table rule ``surrender``): the result of a round conceded by ``conceded`` ("dealer" or
+    "attackers") with the attackers at ``points`` so far: the total it is scored on, and the level change."""
+    if not rules.surrender:
+        raise JudgeError("these rules do not allow conceding a round (set \"surrender\": true)")
+    points = _need(req, "points")
+    if type(points) is not int or points < 0:
+        raise JudgeError("'points' must be a whole number of points, 0 or more")
+    conceded = _need(req, "conceded")
+    if conceded not in ("dealer", "attackers"):
+        raise JudgeError("'conceded' must be \"dealer\" or \"attackers\"")
+    total = surrender_total(points, conceded, rules)
+    team, levels = level_change(total, rules)
+    return {"points": total, "team": team, "levels": levels}
+
+
 def op_match_result(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[str, Any]:
     """Who wins a match ended by the clock or the round count, from each side's level and the
     round it reached that level in (0: the start level): ``winner`` an index, or null for a draw."""
@@ -265,6 +290,8 @@ OPS: dict[str, Callable[[dict[str, Any], RuleSet, TrumpContext], dict[str, Any]]
     "declare": op_declare,
     "coins": op_coins,
     "match_result": op_match_result,
+    "redeal": op_redeal,
+    "surrender": op_surrender,
 }
 
 

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from ..cards import POINTS, RANK_OF, LevelRank, is_joker, is_level_card, suit_of
+from ..cards import POINTS, RANK_OF, LevelRank, is_joker, suit_of
 from ..combos import Combo, decompose
-from ..declaring import Bid, bid_reason, is_override_bid, options, read_bid, shown_cards
+from ..declaring import Bid, bid_reason, is_override_bid, options, read_bid, redeal_refusal, shown_cards
 from ..errors import IllegalAction, Reason
 from ..ruleset import (
     DeclareRights,
@@ -364,14 +364,9 @@ class Round:
         self._check_turn(seat)
         if self.dealer is None or not self.is_attacker(seat):
             raise IllegalAction(Reason.NO_REDEAL, why=Reason.REDEAL_ATTACKERS)
-        hand = self.hands[seat]
-        if rules.redeal_no_trump and not any(is_joker(c) or is_level_card(c, self.level) for c in hand):
-            return  # no joker and no level card: not one certain trump (table rule redeal_no_trump)
-        pts = sum(POINTS[c] for c in hand)
-        if not rules.redeal_request:
-            raise IllegalAction(Reason.NO_REDEAL, why=Reason.REDEAL_TRUMPS)
-        if pts > rules.redeal_request_max_points:
-            raise IllegalAction(Reason.NO_REDEAL, why=Reason.REDEAL_POINTS, pts=pts, most=rules.redeal_request_max_points)
+        refusal = redeal_refusal(self.hands[seat], self.level, rules)
+        if refusal is not None:
+            raise refusal
 
     def sides_public(self) -> bool:
         """Does everyone know who is on which side? (find-a-friend: once the friend has shown)"""
