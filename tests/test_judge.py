@@ -29,7 +29,19 @@ def run_serve(text: str) -> list[dict[str, Any]]:
 
 
 def test_the_ops_are_the_documented_ones() -> None:
-    assert set(OPS) == {"winner", "legal", "throw", "combos", "kitty_multiplier", "level_change", "declare", "coins", "match_result", "redeal", "surrender"}
+    assert set(OPS) == {
+        "winner",
+        "legal",
+        "throw",
+        "combos",
+        "kitty_multiplier",
+        "level_change",
+        "declare",
+        "coins",
+        "match_result",
+        "redeal",
+        "surrender",
+    }
 
 
 def test_the_judge_takes_the_coin_settings_and_refuses_bad_coin_requests() -> None:

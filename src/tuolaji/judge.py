@@ -205,13 +205,13 @@ def op_surrender(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict
     """投降 (table rule ``surrender``): the result of a round conceded by ``conceded`` ("dealer" or
     "attackers") with the attackers at ``points`` so far: the total it is scored on, and the level change."""
     if not rules.surrender:
-        raise JudgeError("these rules do not allow conceding a round (set \"surrender\": true)")
+        raise JudgeError('these rules do not allow conceding a round (set "surrender": true)')
     points = _need(req, "points")
     if type(points) is not int or points < 0:
         raise JudgeError("'points' must be a whole number of points, 0 or more")
     conceded = _need(req, "conceded")
     if conceded not in ("dealer", "attackers"):
-        raise JudgeError("'conceded' must be \"dealer\" or \"attackers\"")
+        raise JudgeError('\'conceded\' must be "dealer" or "attackers"')
     total = surrender_total(points, conceded, rules)
     team, levels = level_change(total, rules)
     return {"points": total, "team": team, "levels": levels}
