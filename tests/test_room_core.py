@@ -15,6 +15,7 @@ from aio import run_async
 from tuolaji.bots.driver import Table
 from tuolaji.bots.registry import make_bot
 from tuolaji.cards import cards_str
+from tuolaji.engine.actions import Deal, Pass
 from tuolaji.engine.match import Match
 from tuolaji.engine.round import Phase
 from tuolaji.engine.view import events_for, round_view
@@ -194,6 +195,26 @@ def _slow_replay(match: Match, number: int, seat: int | None) -> list[Msg]:
             replay.apply(action)
             views.append(round_view(rnd, seat))
     return views
+
+
+def test_a_reloaded_page_gets_the_whole_round_including_a_redeal() -> None:
+    """Nobody declared, so the first deal was dealt again: a page opened now (a reload) is sent
+    the round from its start, the redeal included, as the page that was open all along saw it."""
+    room = _room(seed=0)
+    match = room.match
+    while match.round.phase == Phase.DEAL:
+        match.apply(Deal())
+    while match.round.phase == Phase.DECLARE:
+        match.apply(Pass(seat=match.round.turn))
+    assert any(e["e"] == "redealt" for e in events_for(match.events, 0))
+
+    async def main() -> list[str]:
+        msgs = await _say(room, Conn(), {"type": "hello", "token": "tok-a"})
+        return [e["e"] for e in _state(msgs)["events"] if e["e"] != "dealt"]
+
+    kinds = run_async(main())
+    assert kinds[0] == "round_started" and "redealt" in kinds, kinds
+    assert kinds.count("round_started") == 2, kinds
 
 
 def test_replay_frames_match_a_replay_of_the_whole_record() -> None:

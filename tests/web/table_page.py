@@ -50,12 +50,10 @@ def act(page: Page) -> bool:
         return False
     ph = phase(page)
     if ph in ("declare", "override"):
+        # until the server has answered: the turn may come straight back (a computer player
+        # declares in the last call and everyone may answer again) before the page sees it leave
         page.locator("#btn-pass").click()
-        wait_js(
-            page,
-            "() => document.querySelector('.table-page').dataset.myTurn !== 'true' || "
-            "document.querySelector('.table-page').dataset.phase !== 'declare'",
-        )
+        wait_js(page, "() => document.querySelector('.table-page').dataset.busy !== 'true'")
         return True
     if ph == "bury":
         page.locator("#btn-hint").click()

@@ -48,7 +48,7 @@ from ..engine.actions import (
     TimeUp,
     action_to_dict,
 )
-from ..engine.events import Redealt, RoundEnded
+from ..engine.events import RoundEnded
 from ..engine.match import Match
 from ..engine.observation import observe
 from ..engine.round import Phase
@@ -372,11 +372,12 @@ class Room:
         return made
 
     def round_start(self) -> int:
-        """Index of the current round's first event (between rounds: of the round just finished)."""
+        """Index of the current round's first event (between rounds: of the round just finished).
+        A redeal does not start a round: a reloaded page shows it, as the page open all along did."""
         events = self.match.events
         last = len(events) - 1
         for i in range(last, -1, -1):
-            if isinstance(events[i], (RoundEnded, Redealt)) and i != last:  # the end of the round before
+            if isinstance(events[i], RoundEnded) and i != last:  # the end of the round before
                 return i + 1
         return 0
 

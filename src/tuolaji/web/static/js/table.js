@@ -602,6 +602,7 @@ export class TablePage {
     const v = st.view;
     const me = this.me();
     const busy = this.pendingAction !== null;  // sent, not answered yet
+    this.root.dataset.busy = String(busy);  // (the browser tests wait for the answer)
     let status = "";
     const autoplay = !!(st.you && st.you.autoplay) && me !== null;
     this.root.dataset.autoplay = String(autoplay);
@@ -817,6 +818,8 @@ export class TablePage {
   }
 
   renderOverlay() {
+    // the rules help stays as it is while the game goes on (rebuilt, it jumped back to its top)
+    if (this.extraDialog && this.overlay.contains(this.extraDialog)) return;
     const st = this.current();
     const ov = document.createElement("div");
     let content = null;
@@ -834,6 +837,8 @@ export class TablePage {
       if (st.between || st.view.over || !this.summaryClosed) content = summaryDialog(this, summary, st.view.over);
     } else if (st.view.over && !this.readonly) content = matchEndDialog(this);  // the clock ran out before any round finished
     this.overlay.hidden = !content;
+    // on a phone the rules help is a page of its own (full screen) instead of a box that scrolls
+    this.overlay.classList.toggle("sheet", content !== null && content === this.extraDialog);
     if (content) {
       const dialog = h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "dialog-title" }, content);
       ov.appendChild(dialog);

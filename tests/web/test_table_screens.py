@@ -1,0 +1,89 @@
+"""Every screen looked at as a player sees it (scripts/tour.py, a phone and a desktop, Chinese and
+English): each defect seen there is fixed and checked here by what the page shows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from test_table_feel import _bots_until, _state_for, _zh_page  # noqa: E402
+
+from tuolaji.engine.match import Match  # noqa: E402
+from tuolaji.engine.round import Phase  # noqa: E402
+from tuolaji.server.testing import LiveServer  # noqa: E402
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(tmp_path_factory.mktemp("db") / "games.sqlite3", allow_seed=True) as s:
+        yield s
+
+
+@pytest.fixture()
+def phone(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(viewport=PHONE, locale="zh-CN", reduced_motion="reduce")
+    ctx.set_default_timeout(90_000)
+    yield ctx
+    ctx.close()
+
+
+def _rect(page: Any, selector: str) -> dict[str, float]:
+    box: dict[str, float] = page.locator(selector).first.evaluate(
+        "el => { const r = el.getBoundingClientRect(); return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }"
+    )
+    return box
+
+
+def test_the_rules_help_reads_as_a_page_on_a_phone_and_keeps_its_place(srv: LiveServer, phone: Any) -> None:
+    """Seen at 390×844: the rules help was a box scrolling inside the screen, and each state the
+    table received (every computer player's card) redrew it at its top: the player lost their place."""
+    match: Match = _bots_until("classic", lambda m: m.round.phase == Phase.PLAY and len(m.round.tricks) >= 2)
+    state = _state_for(match, 0)
+    page = _zh_page(srv, phone, state)
+    page.add_style_tag(url="/static/style.css")  # the harness page is not the app's: it has no style
+    page.evaluate("(rules) => window.room.deliver({type: 'welcome', rules})", match.rules.to_dict())
+    page.click("#btn-rules-help")
+    page.locator("#rules-help").wait_for()
+    # the whole screen, like a page of its own
+    dialog = _rect(page, ".overlay .dialog")
+    assert dialog == {"left": 0, "top": 0, "right": PHONE["width"], "bottom": PHONE["height"]}, dialog
+    # read down to the last rule; the game goes on (new states arrive); the place is kept
+    page.locator("#rules-help table.score tr").last.scroll_into_view_if_needed()
+    scrolled = page.evaluate("() => document.querySelector('.overlay .dialog').scrollTop")
+    assert scrolled > 300, "the rules are longer than a phone's screen"
+    for _ in range(3):
+        page.evaluate("(s) => window.room.deliver({...s, events: []})", state)
+    assert page.evaluate("() => document.querySelector('.overlay .dialog').scrollTop") == scrolled
+    last = _rect(page, "#rules-help table.score tr:last-child")
+    assert 0 <= last["top"] and last["bottom"] <= PHONE["height"], "the last rule is still in sight"
+    page.click("#btn-help-close")
+    page.locator("#rules-help").wait_for(state="detached")
+    assert not page.errors
+
+
+def test_the_kitty_mark_leaves_the_rank_and_suit_readable(srv: LiveServer, phone: Any) -> None:
+    """Seen at 390×844 when burying: the dot marking the cards taken from the kitty sat on the
+    card's corner, over its rank (a 9 or a 2 could not be read)."""
+    match = _bots_until("classic", lambda m: m.round.phase == Phase.BURY)
+    dealer = match.round.turn
+    assert dealer is not None
+    page = _zh_page(srv, phone, _state_for(match, dealer))
+    page.add_style_tag(url="/static/style.css")
+    covered = page.evaluate(
+        """() => [...document.querySelectorAll('#hand .hand-card.from-kitty')].map((el) => {
+          const card = el.getBoundingClientRect();
+          const dot = getComputedStyle(el, '::after');
+          const left = card.left + parseFloat(dot.left), top = card.top + parseFloat(dot.top);
+          const box = { left, top, right: left + parseFloat(dot.width), bottom: top + parseFloat(dot.height) };
+          const marks = [...el.querySelectorAll('svg text')].slice(0, 2).map((t) => t.getBoundingClientRect());
+          return marks.some((r) => r.left < box.right && box.left < r.right && r.top < box.bottom && box.top < r.bottom);
+        })"""
+    )
+    assert len(covered) == match.round.kitty_size, covered
+    assert not any(covered), covered
