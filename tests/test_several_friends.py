@@ -218,3 +218,16 @@ def test_hidden_friends_stay_hidden_and_the_protocol_carries_the_calls() -> None
         sent = observation_to_dict(obs)
         assert sent["friends"] == 2 and [c["seat"] for c in sent["friend_calls"]] == [None, None]
         assert all(s not in obs.known_dealer_side for s in hidden)
+
+
+def test_the_judge_takes_seven_players_with_three_friends() -> None:
+    """The judge's coins for a 7-player round: a dealer's side of 3 (a call found nobody) beats 4
+    attackers; the coins still add up to zero."""
+    from tuolaji.judge import handle
+
+    rules = {"preset": "bianfeng-friend", "players": 7, "decks": 3, "friends": 3}
+    got = handle({"id": 1, "op": "coins", "rules": rules, "points": 0, "dealer_side": [2, 4, 6], "level": "2"})
+    assert got["team"] == "dealer" and got["levels"] == 3 and sum(got["coins"]) == 0
+    assert [got["coins"][s] > 0 for s in range(7)] == [False, False, True, False, True, False, True]
+    bad = handle({"id": 2, "op": "level_change", "rules": {"players": 7}, "points": 80, "level": "2"})
+    assert "players" in bad["error"] and "find_friend" in bad["error"]

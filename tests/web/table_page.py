@@ -60,9 +60,15 @@ def act(page: Page) -> bool:
         page.locator("#btn-bury:not([disabled])").click()
         wait_js(page, "() => document.querySelector('.table-page').dataset.phase !== 'bury'")
         return True
-    if ph == "call_friend":
+    if ph == "call_friend":  # one call (of several friends, the next call's turn follows)
+        calls = page.locator("#called-card strong").count()
         page.locator("#btn-call-friend:not([disabled])").click()
-        wait_js(page, "() => document.querySelector('.table-page').dataset.phase !== 'call_friend'")
+        wait_js(
+            page,
+            "n => document.querySelector('.table-page').dataset.phase !== 'call_friend' || "
+            "document.querySelectorAll('#called-card strong').length > n",
+            calls,
+        )
         return True
     if ph == "play":
         n = len(hand(page))

@@ -28,7 +28,7 @@ from .. import __version__
 from ..record import RecordError, RecordProblem, from_record, to_record
 from ..ruleset import PRESETS, RuleSetError
 from ..server.access import Act, allowed, roles_of
-from ..server.api import export_record, new_room, parse_rules, read_new_game, record_to_continue, rules_schema
+from ..server.api import deal_shape, export_record, new_room, parse_rules, read_new_game, record_to_continue, rules_schema
 from ..server.limits import Limits
 from ..server.protocol import DIFFICULTIES, SPEEDS, MessageError, reason_text
 from ..server.room import Conn, Room, Seat, hash_token, saved_deadline
@@ -234,12 +234,12 @@ class OfflineHost:
         if rest == ["rules", "check"] and method == "POST":
             try:
                 spec = json.loads(body or "{}")
-                parse_rules(spec.get("rules") if isinstance(spec, dict) else None)
+                rules = parse_rules(spec.get("rules") if isinstance(spec, dict) else None)
             except RuleSetError as exc:
                 return 200, {"ok": False, "error": exc.message(lang)}
             except ValueError:  # not JSON
                 return 200, {"ok": False, "error": reason_text("not_object", lang)}
-            return 200, {"ok": True}
+            return 200, {"ok": True, "deal": deal_shape(rules)}
         if rest == ["games"] and method == "GET":
             return 200, {"games": await self.list_games(token)}
         if rest == ["games"] and method == "POST":

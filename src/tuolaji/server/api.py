@@ -15,10 +15,11 @@ from ..engine.match import Match
 from ..errors import Reason
 from ..messages import LANGUAGES, catalog
 from ..record import RecordError, RecordProblem, to_record
-from ..ruleset import NOT_OFFERED, NOT_OFFERED_OPTIONS, PRESETS, RuleSet, RuleSetError, RulesProblem, load_rules
+from ..ruleset import NOT_OFFERED, NOT_OFFERED_OPTIONS, PRESETS, Partnership, RuleSet, RuleSetError, RulesProblem, load_rules
 from ..validate import JSONInputError, TextError, check_text, loads
 from .protocol import MessageError, Why, validate_settings
 from .room import Room, Seat, hash_token, new_token
+from .wire import DealShape
 
 
 def rules_labels() -> dict[str, Any]:
@@ -60,6 +61,18 @@ def rules_schema() -> dict[str, Any]:
             entry["hidden_options"] = list(NOT_OFFERED_OPTIONS[f.name])
         fields.append(entry)
     return {"fields": fields, "presets": {name: rs.to_dict() for name, rs in PRESETS.items()}, "labels": rules_labels()}
+
+
+def deal_shape(rules: RuleSet) -> DealShape:
+    """What a rule set deals, for the create-game screen: players, decks, each hand, the kitty,
+    and how many friends the dealer calls (0 with fixed partners)."""
+    return {
+        "players": rules.players,
+        "decks": rules.decks,
+        "hand": rules.hand_size_value,
+        "kitty": rules.kitty_size_value,
+        "friends": rules.friends_value if rules.partnership == Partnership.FIND_FRIEND else 0,
+    }
 
 
 def _plain(v: Any) -> Any:

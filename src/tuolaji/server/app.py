@@ -50,7 +50,7 @@ from ..record import RecordError, from_record
 from ..ruleset import PRESETS, RuleSetError
 from ..validate import JSONInputError, loads, unencodable_path
 from .access import RULES, Act, Role, allowed, roles_of
-from .api import export_record, new_room, parse_rules, read_new_game, record_to_continue, rules_schema
+from .api import deal_shape, export_record, new_room, parse_rules, read_new_game, record_to_continue, rules_schema
 from .limits import AddressBook, BotBudget, Limits, TooBig, TooSlow, read_body
 from .local import is_local_player, is_loopback
 from .protocol import DIFFICULTIES, LANGS, SPEEDS, MessageError, reason_text
@@ -516,10 +516,10 @@ def create_app(
     async def rules_check(request: Request) -> Response:
         try:
             body = await _body(request, limits)
-            parse_rules(body.get("rules") if isinstance(body, dict) else None)
+            rules = parse_rules(body.get("rules") if isinstance(body, dict) else None)
         except (RuleSetError, MessageError) as exc:
             return JSONResponse({"ok": False, "error": exc.message(_lang(request))})
-        return JSONResponse({"ok": True})
+        return JSONResponse({"ok": True, "deal": deal_shape(rules)})
 
     async def list_games(request: Request) -> Response:
         token = _token(request)

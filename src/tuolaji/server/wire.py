@@ -597,9 +597,20 @@ class ReplayResponse(TypedDict):
     summary: NotRequired[PublicSummary]
 
 
+class DealShape(TypedDict):
+    """``server.api.deal_shape``: what the checked rules deal."""
+
+    players: int
+    decks: int
+    hand: int  # cards in each hand
+    kitty: int
+    friends: int  # find-a-friend: calls the dealer makes (0 with fixed partners)
+
+
 class RulesCheckResponse(TypedDict):
     ok: bool
     error: NotRequired[str]
+    deal: NotRequired[DealShape]  # when ok
 
 
 # The top-level types the TypeScript file exports, in order (``wire_ts`` writes every type they use).

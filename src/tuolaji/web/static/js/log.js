@@ -48,7 +48,7 @@ export function eventLine(e, name, rules = null) {
       : t("ev_friend_called", { name: name(e.seat), card: cardText(e.card) });
     case "surrender_proposed": return t("ev_surrender_proposed", { name: name(e.seat) });
     case "surrender_answered": return t(e.accept ? "ev_surrender_accepted" : "ev_surrender_declined", { name: name(e.seat) });
-    case "friend_revealed": return e.seat === null ? null : t("ev_friend_revealed", { name: name(e.seat) });
+    case "friend_revealed": return e.seat === null ? t("ev_friend_none", { n: (e.call ?? 0) + 1 }) : t("ev_friend_revealed", { name: name(e.seat) });
     case "round_started": return `— ${t("round_n", { n: e.number })} —`;
     default: return null;
   }

@@ -10,6 +10,8 @@ import { api } from "./api.js";
  */
 
 const LAST = "tuolaji.rules";  // the rules the player last started a game with
+// decks suggested when the player picks a table size: hands of 20-26 cards (docs/settings.md "Deal sizes")
+const DECKS_FOR = { 5: 2, 6: 3, 7: 3, 8: 4 };
 
 /**
  * @param {{ en: string, zh: string } | undefined} text
@@ -36,7 +38,10 @@ export class RulesPanel {
       localStorage.removeItem(LAST);
     }
     this.msg = h("p", { class: "rules-msg", role: "status" });
+    /** @type {HTMLElement | null} what these rules deal (the checked answer) */
+    this.deal = null;
     this.render();
+    this.check();
   }
 
   /** Remember these rules for next time (called when a game starts with them). */
@@ -78,6 +83,9 @@ export class RulesPanel {
     el.appendChild(h("label", { class: "row" }, h("span", {}, t("preset")), sel));
     const about = this.presetText(this.preset).description;
     if (about) el.appendChild(h("p", { class: "preset-about muted", id: "preset-about" }, about));
+    el.appendChild(this.playersRow());
+    this.deal = h("p", { class: "rules-deal muted", id: "rules-deal", role: "status" });
+    el.appendChild(this.deal);
     const details = h("details", { class: "rules-details" }, h("summary", {}, t("change_rules")));
     const grid = h("div", { class: "rules-grid" });
     const base = this.presetValues();
@@ -111,6 +119,24 @@ export class RulesPanel {
     el.appendChild(details);
   }
 
+  /** The table size, 4 to 8, in view: 5 and 7 play find-a-friend, and the decks follow the size. */
+  playersRow() {
+    const base = this.presetValues();
+    const cur = Number("players" in this.values ? this.values.players : base.players) || 4;
+    const sel = h("select", { id: "rules-players" }, ...[4, 5, 6, 7, 8].map((n) => h("option", { value: String(n), selected: n === cur }, String(n))));
+    sel.addEventListener("change", () => {
+      const n = parseInt(sel.value, 10);
+      this.values.players = n;
+      // the deal is derived again; an odd table cannot sit in two fixed teams
+      for (const k of ["hand_size", "kitty_size", "friends"]) this.values[k] = null;
+      this.values.decks = n === base.players ? base.decks : (/** @type {Record<number, number>} */ (DECKS_FOR))[n] || base.decks;
+      if (n % 2 && (this.values.partnership ?? base.partnership) === "fixed") this.values.partnership = "find_friend";
+      this.render();
+      this.check();
+    });
+    return h("label", { class: "row", for: "rules-players" }, h("span", {}, this.label("players")), sel);
+  }
+
   /**
    * @param {string} name
    * @param {unknown} value
@@ -130,6 +156,8 @@ export class RulesPanel {
       const r = await api("/api/rules/check", { method: "POST", body: { rules: this.value() } });
       this.msg.textContent = r.ok ? t("rules_ok") : t("bad_rules", { e: r.error });
       this.msg.classList.toggle("bad", !r.ok);
+      const d = r.deal;
+      if (this.deal) this.deal.textContent = d ? t("deal_shape", d) + (d.friends ? (lang() === "zh" ? "；" : "; ") + t("deal_friends", { n: d.friends }) : "") : "";
     } catch (e) { this.msg.textContent = errorText(e); }
   }
 }

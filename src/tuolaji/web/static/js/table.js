@@ -380,7 +380,12 @@ export class TablePage {
       `${x.label} `, h("strong", {}, x.level)));
     top.appendChild(h("span", { class: "levels", id: "levels", "aria-label": t("levels") }, ...teams));
     top.appendChild(h("span", { class: "trump", id: "trump" }, `${t("trump")} `, h("strong", { class: v.trump === "H" || v.trump === "D" ? "red" : "" }, trumpText(v))));
-    if (v.friend_card) top.appendChild(h("span", { class: "called", id: "called-card" }, `${t("called_card")} `, h("strong", { class: v.friend_card[0] === "H" || v.friend_card[0] === "D" ? "red" : "" }, cardText(v.friend_card))));
+    if (v.friend_calls && v.friend_calls.length) {
+      // every call so far: its card (and copy), ticked once its friend has shown
+      const calls = v.friend_calls.map((c, i) => h("strong", { class: (c.card[0] === "H" || c.card[0] === "D" ? "red" : "") + (c.shown ? " shown" : ""), "data-call": i, title: c.shown ? t("friend_shown") : t("friend_unknown") },
+        c.nth ? t("copy_of", { n: c.nth, card: cardText(c.card) }) : cardText(c.card)));
+      top.appendChild(h("span", { class: "called", id: "called-card" }, `${t("called_card")} `, ...calls.flatMap((x, i) => i ? [" ", x] : [x])));
+    }
     top.appendChild(h("span", { class: "points", id: "points" }, `${t("attackers_points")} `, h("strong", {}, String(v.attacker_points))));
     top.appendChild(h("span", { class: "round" }, t("round_n", { n: v.round_number })));
     if (st.clock_ms !== undefined) top.appendChild(h("span", { class: "clock", id: "match-clock" }, h("strong", {}, this.clockText())));
@@ -457,6 +462,7 @@ export class TablePage {
       const badges = [];
       if (v.dealer === seat) badges.push(h("span", { class: "badge dealer", title: t("dealer") }, lang() === "zh" ? "庄" : "D"));
       if (sides[seat] === "attacker") badges.push(h("span", { class: "badge att" }, lang() === "zh" ? "闲" : "A"));
+      else if (sides[seat] === "dealer" && v.dealer !== seat && v.friend_card) badges.push(h("span", { class: "badge friend", title: t("friend_shown") }, lang() === "zh" ? "友" : "F"));
       else if (sides[seat] === null && v.dealer !== null && v.friend_card) badges.push(h("span", { class: "badge unknown", title: t("friend_unknown") }, t("unknown_side")));
       // words, not emoji: a computer without an emoji font would show an empty box
       if (info.bot) badges.push(h("span", { class: "badge bot", title: info.human ? t("away") : t("bot") }, info.human ? t("badge_away") : t("badge_bot")));
@@ -631,11 +637,16 @@ export class TablePage {
         const sel = h("select", { id: "friend-card", "aria-label": t("call_friend") });
         const held = new Set(v.hand || []);
         const copies = o.friend_copies || 0;  // nth_played: the call names which copy played joins
+        const made = v.friend_calls || [];  // several friends: one call at a time, none twice
+        if (made.some((c) => c.card === this.friendPick.card && (!copies || c.nth === this.friendPick.nth))) {
+          const free = ["SA", "HA", "CA", "DA", "SK", "HK", "CK", "DK"].find((c) => !made.some((m) => m.card === c));
+          if (free) this.friendPick = { card: free, nth: 1 };
+        }
         for (const s of "SHCD") {
           for (const r of ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]) {
             // calling a card one holds names the other copy (friend_call holder)
             const label = held.has(s + r) && !copies ? `${cardText(s + r)} — ${t("other_copy")}` : cardText(s + r);
-            sel.appendChild(h("option", { value: s + r, selected: s + r === this.friendPick.card }, label));
+            sel.appendChild(h("option", { value: s + r, selected: s + r === this.friendPick.card, disabled: !copies && made.some((c) => c.card === s + r) }, label));
           }
         }
         sel.addEventListener("change", () => { this.friendPick.card = sel.value; });  // kept when the buttons redraw
@@ -650,7 +661,7 @@ export class TablePage {
           el.append(nth);
         }
         el.append(h("button", { type: "button", id: "btn-call-friend", class: "primary", disabled: busy, onclick: () => this.act(nth ? { type: "call_friend", card: sel.value, nth: parseInt(nth.value, 10) } : { type: "call_friend", card: sel.value }) }, t("call_friend")));
-        status = t("select_friend");
+        status = (v.friends || 1) > 1 ? `${t("call_i_of_n", { i: made.length + 1, n: v.friends })} — ${t("select_friend")}` : t("select_friend");
       } else if (o.phase === "surrender" && o.answer_surrender !== undefined) {
         status = t("surrender_asked", { name: this.name(o.answer_surrender) });
         el.append(h("button", { type: "button", id: "btn-surrender-accept", disabled: busy, onclick: () => this.act({ type: "surrender_answer", accept: true }) }, t("surrender_accept")),

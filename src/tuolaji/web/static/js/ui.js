@@ -39,7 +39,9 @@ export function defaultName(seat, players = 4, viewer = null) {
 /** @type {Record<number, string[]>} the felt's grid areas (style.css), by seat relative to the viewer */
 const PLACES = {
   4: ["bottom", "right", "top", "left"],
+  5: ["bottom", "right", "tr", "tl", "left"],
   6: ["bottom", "right", "tr", "top", "tl", "left"],
+  7: ["bottom", "br", "right", "tr", "tl", "left", "bl"],
   8: ["bottom", "br", "right", "tr", "top", "tl", "left", "bl"],
 };
 

@@ -140,6 +140,7 @@ export interface ReplayResponse {
 export interface RulesCheckResponse {
   ok: boolean;
   error?: string;
+  deal?: DealShape;
 }
 
 export interface ApiError {
@@ -309,6 +310,15 @@ export interface PublicSummary {
 export interface ReplayFrame {
   label: ReplayLabel;
   view: RoundView;
+}
+
+/** ``server.api.deal_shape``: what the checked rules deal. */
+export interface DealShape {
+  players: number;
+  decks: number;
+  hand: number;
+  kitty: number;
+  friends: number;
 }
 
 export interface Bid {
