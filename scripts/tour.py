@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A player's tour of every screen, for a person to look at: the start page, declaring, burying
 the kitty, calling a friend (find-a-friend), a trick, the settings, the round summary, a LAN room
-seen from two browsers, the end of a match and its replay. One viewport size per run.
+seen from two browsers, the end of a match and its replay, find-a-friend tables of 5 and 7.
+One viewport size per run.
 
     python scripts/tour.py --size 360x640 --lang zh --out /tmp/tour
     python scripts/tour.py --size 1366x768 --lang zh --out /tmp/tour
@@ -161,6 +162,28 @@ def match_tour(browser: Any, url: str, lang: str, size: tuple[int, int], shoot: 
     ctx.close()
 
 
+def seats_tour(browser: Any, url: str, lang: str, size: tuple[int, int], shoot: Any) -> None:
+    """Find-a-friend tables of 5 and 7: following a trick with every other seat's cards on it."""
+    import httpx
+    from table_page import my_turn, phase
+
+    for players, decks in ((5, 2), (7, 3)):
+        token = f"tour-seats{players}-{lang}"
+        ctx = _context(browser, lang, size, token)
+        page = ctx.new_page()
+        body = {"seed": 3, "seat": 0, "speed": "instant", "difficulty": "easy",
+                "rules": {"preset": "bianfeng-friend", "players": players, "decks": decks}}
+        code = httpx.post(url + "/api/games", json=body, headers={"X-Tuolaji-Token": token}).json()["code"]
+        page.goto(url + f"/r/{code}")
+        page.locator("#hand .hand-card").first.wait_for()
+        _until(page, lambda: phase(page) == "play" and my_turn(page)
+               and page.locator("#trick:not(.finished) .play").count() == players - 1, timeout=400)  # noqa: B023
+        page.locator("#btn-hint").click()
+        page.locator("#hand .hand-card.selected").first.wait_for()
+        shoot(page, f"seats{players}-follow")
+        ctx.close()
+
+
 def start_tour(browser: Any, url: str, lang: str, size: tuple[int, int], shoot: Any) -> None:
     ctx = _context(browser, lang, size, f"tour-start-{lang}")
     page = ctx.new_page()
@@ -177,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("tour"))
     ap.add_argument("--size", default="360x640")
     ap.add_argument("--lang", default="zh")
-    ap.add_argument("--only", default="start,dealer,lan,match", help="which parts of the tour")
+    ap.add_argument("--only", default="start,dealer,lan,match,seats", help="which parts of the tour")
     args = ap.parse_args(argv)
     w, h = (int(x) for x in args.size.split("x"))
 
@@ -193,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         page.screenshot(path=str(path))
         print(path, flush=True)
 
-    parts = {"start": start_tour, "dealer": dealer_tour, "lan": lan_tour, "match": match_tour}
+    parts = {"start": start_tour, "dealer": dealer_tour, "lan": lan_tour, "match": match_tour, "seats": seats_tour}
     with tempfile.TemporaryDirectory() as tmp, LiveServer(Path(tmp) / "g.sqlite3", allow_seed=True) as srv, \
             sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])

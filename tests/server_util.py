@@ -163,6 +163,11 @@ def play_turn(c: Client, srv: LiveServer, rng: random.Random | None = None) -> M
         return c.act({"type": "pass"})
     if phase == "bury":
         return c.act({"type": "bury", "cards": s["view"]["hand"][: o["bury"]]})
+    if phase == "call_friend":  # the first plain ace or king not called yet (several friends: one per turn)
+        called = {(x["card"], x["nth"]) for x in s["view"].get("friend_calls", [])}
+        nth = 1 if o.get("friend_copies") else 0
+        card = next(c for c in ("SA", "HA", "CA", "DA", "SK", "HK", "CK", "DK") if (c, nth) not in called)
+        return c.act({"type": "call_friend", "card": card, **({"nth": nth} if nth else {})})
     if phase == "play":
         return c.act({"type": "play", "cards": legal_play(srv, c.code, s["you"]["seat"], rng)})
     raise AssertionError(f"nothing to do in phase {phase}")

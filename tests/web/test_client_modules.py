@@ -153,3 +153,25 @@ def test_table_rule_buttons_send_their_actions(srv: LiveServer, context: Any, st
         {"type": "call_friend", "card": "HA", "nth": 2},
     ]
     assert not page.errors
+
+
+def test_the_second_of_two_friend_calls(srv: LiveServer, context: Any, state: dict[str, Any]) -> None:
+    """Several friends (issue 11 item 10d): after one call the dealer is asked for the next one,
+    the card already called cannot be picked again, and the top bar lists the call."""
+    page = fake_table(srv, context, state)
+    base = {"turn": True, "eff": state["options"]["eff"]}
+    view = {**state["view"], "phase": "call_friend", "dealer": 0, "friends": 2}
+    view["friend_card"] = "SA"
+    view["friend_calls"] = [{"card": "SA", "nth": 0, "shown": False, "seat": None}]
+    msg = {**state, "options": {**base, "phase": "call_friend", "call_friend": True}, "view": view}
+    page.evaluate("(m) => window.room.deliver(m)", msg)
+    page.locator("#btn-call-friend").wait_for()
+    assert "Friend 2 of 2" in page.locator("#actions").inner_text() or "Friend 2 of 2" in page.inner_text("body")
+    assert page.locator("#friend-card option[value='SA']").is_disabled()
+    assert page.locator("#friend-card").input_value() != "SA"
+    assert page.locator("#called-card strong[data-call]").count() == 1
+    page.select_option("#friend-card", "DA")
+    page.locator("#btn-call-friend").click()
+    sent = [m for m in page.evaluate("window.room.sent") if m["type"] == "call_friend"]
+    assert [{k: v for k, v in m.items() if k != "id"} for m in sent] == [{"type": "call_friend", "card": "DA"}]
+    assert not page.errors
