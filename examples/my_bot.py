@@ -4,7 +4,8 @@
 Run it in a tournament with:  tuolaji sim --bot 'cmd:python examples/my_bot.py' --bot random
 It uses only the standard library, so it doubles as a template for bots in other languages.
 Strategy: declare the offered declaration whose suit is longest in hand (five cards or more);
-bury the lowest plain cards; play the lowest legal option offered, ties broken by the game's seed.
+bury the lowest plain cards; play the lowest legal option offered, ties broken by the game's seed;
+ask for every redeal the rules offer, never concede a round (nor agree to a partner's proposal).
 What it writes to standard error lands in the log file that `tuolaji sim` names.
 """
 
@@ -64,6 +65,9 @@ def main() -> None:
         if msg["game"] != game:  # a new game: reseed, so a game replays the same from its seed
             game = msg["game"]
             rng.seed(msg["seed"])
+        if msg["decision"] in ("redeal", "answer_surrender"):  # yes/no questions (protocol 3)
+            print(json.dumps({"id": msg["id"], "yes": msg["decision"] == "redeal"}), flush=True)
+            continue
         print(json.dumps({"id": msg["id"], "cards": decide(msg, rng)}), flush=True)
 
 

@@ -247,3 +247,159 @@ def test_close_ends_the_program_and_closes_its_pipes(tmp_path: Path) -> None:
     assert proc.stdin is not None and proc.stdin.closed
     assert proc.stdout is not None and proc.stdout.closed
     bot.close()  # a second close does nothing
+
+
+# ------------------------------------------------------------------ redeal and surrender (protocol 3)
+# A program that logs what it is asked and says yes to a redeal, proposes to concede whenever the
+# state allows it, and answers a partner's proposal as YES (a literal, so a test can break it).
+YES_NO = """
+    import json, os, sys
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if "event" in msg:
+            continue
+        st = msg["state"]
+        os.write(2, (json.dumps({"decision": msg["decision"], "protocol": msg["protocol"], "may_redeal": st["may_redeal"],
+                                 "may_surrender": st["may_surrender"], "surrender_by": st["surrender_by"]}) + "\\n").encode())
+        d = msg["decision"]
+        if d == "redeal":
+            ans = {"yes": True}
+        elif d == "answer_surrender":
+            ans = {"yes": YES}
+        elif d == "play" and st["may_surrender"]:
+            ans = {"surrender": True}
+        elif d in ("declare", "play"):
+            ans = {"cards": msg["legal"][0] if d == "play" else None}
+        else:
+            ans = {"cards": st["hand"][:st["kitty_size"]]}
+        print(json.dumps({"id": msg["id"], **ans}), flush=True)
+"""
+
+
+def _yes_no_bot(tmp_path: Path, yes: str = "True") -> tuple[ExternalBot, Path]:
+    name = "".join(c for c in yes if c.isalnum())
+    log = tmp_path / f"asked_{name}.log"
+    return ExternalBot(_script(tmp_path, f"yes_no_{name}.py", YES_NO.replace("YES", yes)), seed=1, log=log), log
+
+
+def _asked(log: Path) -> list[dict[str, Any]]:
+    return _messages(log)
+
+
+def _round_at(rules_spec: dict[str, Any], until: Any, seed: int = 3) -> Any:
+    """A round (dealer 0, level 2) driven by random legal actions until ``until(rnd)``."""
+    import random
+
+    from tuolaji.cards import new_deck
+    from tuolaji.engine.round import Round
+    from tuolaji.engine.simulate import random_action
+
+    rules = load_rules(rules_spec)
+    rng = random.Random(seed)
+    deck = new_deck(rules.decks)
+    rng.shuffle(deck)
+    rnd = Round(rules=rules, deck=deck, level=2, dealer=0)
+    while not until(rnd):
+        rnd.apply(random_action(rnd, rng))
+    return rnd
+
+
+def test_an_external_program_is_asked_for_a_redeal_and_its_yes_redeals(tmp_path: Path) -> None:
+    """暴动 (seed 000 C): at the last call an attacker whose hand may ask gets a ``redeal`` request
+    (only then); its ``{"yes": true}`` asks for the redeal."""
+    from tuolaji.bots.driver import decide
+    from tuolaji.engine.actions import Pass, Redeal
+    from tuolaji.engine.observation import observe
+    from tuolaji.engine.round import Phase
+
+    rnd = _round_at({"redeal_request": True, "redeal_request_max_points": 200}, lambda r: r.phase == Phase.DECLARE)
+    rnd.apply(Pass(rnd.turn))  # the dealer passes; an attacker's turn
+    seat = rnd.turn
+    bot, log = _yes_no_bot(tmp_path)
+    try:
+        obs = observe(rnd, seat)
+        assert obs.may_redeal
+        action = decide(bot, obs)
+        assert action == Redeal(seat) and bot.faults == 0
+        rnd.apply(action)
+        assert rnd.redeal
+    finally:
+        bot.close()
+    asked = _asked(log)
+    assert [a["decision"] for a in asked] == ["redeal"]
+    assert asked[0]["may_redeal"] and asked[0]["protocol"] == 3
+
+
+def test_an_external_program_proposes_to_concede_in_its_play_answer_and_answers_a_proposal(tmp_path: Path) -> None:
+    """投降 (table rule ``surrender``): on a turn where the state says ``may_surrender`` the ``play``
+    request is the only one sent, and ``{"surrender": true}`` proposes; the partner is asked
+    ``answer_surrender`` and its ``yes`` decides."""
+    from tuolaji.bots.driver import decide
+    from tuolaji.engine.actions import Surrender, SurrenderAnswer
+    from tuolaji.engine.observation import observe
+    from tuolaji.engine.round import Phase
+
+    for yes, ends in (("True", True), ("False", False)):
+        rnd = _round_at({"surrender": True}, lambda r: r.phase == Phase.PLAY)
+        seat = rnd.turn
+        bot, log = _yes_no_bot(tmp_path, yes)
+        try:
+            obs = observe(rnd, seat)
+            assert obs.may_surrender
+            action = decide(bot, obs)
+            assert action == Surrender(seat)
+            rnd.apply(action)
+            assert rnd.phase == Phase.SURRENDER
+            partner = rnd.turn
+            answer = decide(bot, observe(rnd, partner))
+            assert answer == SurrenderAnswer(partner, ends) and bot.faults == 0
+            rnd.apply(answer)
+            assert (rnd.phase == Phase.DONE) == ends
+        finally:
+            bot.close()
+        asked = _asked(log)
+        assert [a["decision"] for a in asked] == ["play", "answer_surrender"]  # one request per turn
+        assert asked[0]["may_surrender"] and asked[1]["surrender_by"] == seat
+
+
+def test_a_play_answer_with_cards_is_played_without_asking_again(tmp_path: Path) -> None:
+    from tuolaji.bots.driver import decide
+    from tuolaji.engine.actions import Play
+    from tuolaji.engine.observation import observe
+    from tuolaji.engine.round import Phase
+
+    rnd = _round_at({"surrender": True}, lambda r: r.phase == Phase.PLAY)
+    seat = rnd.turn
+    bot = ExternalBot(_script(tmp_path, "echo.py", ECHO), seed=1, log=tmp_path / "echo.log")
+    try:
+        action = decide(bot, observe(rnd, seat))
+        assert isinstance(action, Play) and bot.faults == 0
+        rnd.apply(action)
+    finally:
+        bot.close()
+    assert [m["decision"] for m in _messages(tmp_path / "echo.log")] == ["play"]
+
+
+def test_an_unreadable_yes_is_a_fault_and_the_fallback_answers(tmp_path: Path) -> None:
+    from tuolaji.bots.driver import decide
+    from tuolaji.engine.actions import Surrender, SurrenderAnswer
+    from tuolaji.engine.observation import observe
+    from tuolaji.engine.round import Phase
+
+    rnd = _round_at({"surrender": True}, lambda r: r.phase == Phase.PLAY)
+    rnd.apply(Surrender(rnd.turn))
+    bot, _ = _yes_no_bot(tmp_path, '"maybe"')
+    try:
+        partner = rnd.turn
+        answer = decide(bot, observe(rnd, partner))
+        assert isinstance(answer, SurrenderAnswer)  # the heuristic's answer
+        assert bot.fault_reasons == {"unreadable: bad yes": 1}
+    finally:
+        bot.close()
+
+
+def test_example_bot_answers_redeal_and_surrender_questions_without_faults() -> None:
+    rules = load_rules({"surrender": True, "redeal_request": True, "redeal_request_max_points": 40})
+    for index in range(2):
+        r = play_deal(f"cmd:{sys.executable} {EXAMPLE}", "heuristic", rules, 5, index)
+        assert r.a.faults == 0 and r.a.illegal == 0

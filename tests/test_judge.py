@@ -245,3 +245,67 @@ def test_python_module_entry() -> None:
         timeout=60,
     )
     assert json.loads(run.stdout) == {"id": "t", "combos": [{"type": "single", "cards": ["BJ"]}]}
+
+
+# One value other than the default for every setting that is not a flag or a choice (those are
+# tried whole below), with what it needs beside it; a new setting must be added here.
+OTHER_VALUES: dict[str, dict[str, Any]] = {
+    "name": {"name": "my table"},
+    "description": {"description": "house rules"},
+    "decks": {"decks": 3},
+    "players": {"players": 6},
+    "hand_size": {"hand_size": 24, "kitty_size": 12},
+    "kitty_size": {"kitty_size": 8, "hand_size": 25},
+    "redeal_request_max_points": {"redeal_request": True, "redeal_request_max_points": 15},
+    "throw_penalty_points": {"throw_penalty": "points", "throw_penalty_points": 20},
+    "stake": {"stake": 100},
+    "level_cap": {"level_cap": 6},
+    "must_defend": {"must_defend": ["5", "10"]},
+    "match_target_level": {"match_target_level": "6"},
+    "match_rounds": {"match_end": "fixed_rounds", "match_rounds": 8},
+    "match_minutes": {"match_end": "timed", "match_minutes": 30},
+    "start_level": {"start_level": "5"},
+    "friends": {"partnership": "find_friend", "players": 6, "friends": 2},
+}
+NEEDS: dict[tuple[str, str], dict[str, Any]] = {  # a choice that only stands with another setting
+    ("match_end", "fixed_rounds"): {"match_rounds": 8},
+    ("match_end", "timed"): {"match_minutes": 30},
+}
+
+
+def _every_other_setting() -> list[dict[str, Any]]:
+    import dataclasses
+    from enum import StrEnum
+
+    from tuolaji.ruleset import RuleSet
+
+    default = RuleSet()
+    out: list[dict[str, Any]] = []
+    for f in dataclasses.fields(RuleSet):
+        value = getattr(default, f.name)
+        if isinstance(value, bool):
+            out.append({f.name: not value})
+        elif isinstance(value, StrEnum):
+            out += [{f.name: o.value, **NEEDS.get((f.name, o.value), {})} for o in type(value) if o != value]
+        else:
+            assert f.name in OTHER_VALUES, f"a new setting {f.name!r}: give the judge test a value for it"
+            out.append(OTHER_VALUES[f.name])
+    return out
+
+
+def test_the_judge_accepts_every_setting_in_its_rules_object() -> None:
+    """Every setting a RuleSet takes, at a value other than its default, is taken by the judge's
+    ``rules`` object, whatever the op; a bad value is refused naming the setting."""
+    for spec in _every_other_setting():
+        decks = spec.get("decks", 2)
+        for request in (
+            req("level_change", points=80),
+            req("coins", points=80, dealer_side=[0]),
+            req("match_result", levels=["3", "2"]),
+            req("redeal", hand=["S3"]),
+            req("winner", plays=[["S3"], ["S4"]]),
+        ):
+            got = handle({**request, "decks": decks, "rules": spec})
+            assert "error" not in got, (spec, request["op"], got)
+    bad = handle(req("level_change", points=80, rules={"stake": -1}))
+    assert "stake" in bad["error"]

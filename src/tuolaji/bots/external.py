@@ -1,7 +1,9 @@
 """External bots: a program in any language plays a seat over JSON lines on stdin/stdout.
 
 The table writes one request per decision (``{"id", "decision", "seat", "game", "seed",
-"state", "legal"}``) and reads one line back (``{"id", "cards"}``); after each game it writes a
+"state", "legal"}``) and reads one line back (``{"id", "cards"}``, or ``{"id", "yes"}`` for the
+yes/no decisions ``redeal`` and ``answer_surrender``; a ``play`` answer may be ``{"id",
+"surrender": true}`` where the state says ``may_surrender``); after each game it writes a
 ``game_over`` notice that needs no answer. docs/bots.md has the protocol. One process plays
 one seat for a whole match (every round of it); it never sees another seat's cards.
 
@@ -35,7 +37,7 @@ from .base import Bot
 from .registry import make_bot
 from .tactics import TrickState, follow_options
 
-PROTOCOL = 2
+PROTOCOL = 3  # 3: redeal / answer_surrender decisions, surrender in a play answer, may_* in the state
 
 
 def _trick(t: PublicTrick) -> dict[str, Any]:
@@ -70,6 +72,12 @@ def observation_to_dict(obs: Observation) -> dict[str, Any]:
         "tricks": [_trick(t) for t in obs.tricks],
         "attacker_points": obs.attacker_points,
         "rules": obs.rules.to_dict() if obs.rules is not None else None,
+        # what the rules let this seat do now: declare (000 C), ask for a redeal (暴动), propose to
+        # concede (投降); and whose proposal to concede awaits this seat's answer
+        "may_declare": obs.may_declare,
+        "may_redeal": obs.may_redeal,
+        "may_surrender": obs.may_surrender,
+        "surrender_by": obs.surrender_by,
         # find-a-friend: the dealer's calls so far; a call's seat only once it has shown
         "friends": obs.rules.friends_value if obs.rules.partnership == "find_friend" else 0,
         "friend_calls": [
@@ -154,6 +162,7 @@ class ExternalBot(Bot):
         self.game = 0  # games (rounds) finished by this process
         self.log = None if log is None else str(log)
         self._next_id = 0
+        self._play_answer: tuple[Observation, dict[str, Any] | None] | None = None  # asked by surrender()
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._proc: subprocess.Popen[str] | None = None
         self._reader: threading.Thread | None = None
@@ -209,10 +218,15 @@ class ExternalBot(Bot):
 
     def _ask(self, decision: str, obs: Observation, legal: list[tuple[int, ...]] | None = None) -> tuple[bool, Any]:
         """Send one request; (True, cards or None) on a readable answer, (False, None) on a fault."""
+        ans = self._request(decision, obs, legal)
+        return (False, None) if ans is None else self._cards(ans)
+
+    def _request(self, decision: str, obs: Observation, legal: list[tuple[int, ...]] | None = None) -> dict[str, Any] | None:
+        """Send one request; the program's answer to it (a JSON object), or None on a fault."""
         if not self.alive:
             if self._proc is not None:
                 self._fault(CRASH, "the program is not running")
-            return False, None
+            return None
         self._next_id += 1
         rid = self._next_id
         req: dict[str, Any] = {
@@ -228,7 +242,7 @@ class ExternalBot(Bot):
             req["legal"] = [cards_str(p) for p in legal]
         if not self._send(req):
             self._fault(CRASH, "the program closed its input")
-            return False, None
+            return None
         deadline = time.monotonic() + self.timeout
         while True:
             left = deadline - time.monotonic()
@@ -236,32 +250,46 @@ class ExternalBot(Bot):
                 line = self._lines.get(timeout=max(0.0, left))
             except queue.Empty:
                 self._fault(TIMEOUT, f"no answer within {self.timeout:g} s", f"request {rid}, {decision}")
-                return False, None
+                return None
             if line is None:
                 self._lines.put(None)
                 code = self._proc.poll() if self._proc is not None else None
                 self._fault(CRASH, "the program exited", f"exit status {code}")
-                return False, None
+                return None
             try:
                 ans = json.loads(line)
             except json.JSONDecodeError:
                 self._fault(UNREADABLE, "not JSON", repr(line[:80]))
-                return False, None
+                return None
             if not isinstance(ans, dict):
                 self._fault(UNREADABLE, "not a JSON object", repr(line[:80]))
-                return False, None
+                return None
             if ans.get("id") != rid:
                 continue  # a late answer to an earlier, timed-out request
-            cards = ans.get("cards")
-            if cards is None:
-                return True, None
-            try:
-                if not isinstance(cards, list):
-                    raise CardError(f"cards must be a list, not {cards!r:.40}")
-                return True, tuple(parse_cards(cards))
-            except CardError as exc:
-                self._fault(UNREADABLE, "bad cards", str(exc))
-                return False, None
+            return ans
+
+    def _cards(self, ans: dict[str, Any]) -> tuple[bool, Any]:
+        """An answer's cards: (True, cards or None), or (False, None) when they cannot be read (a fault)."""
+        cards = ans.get("cards")
+        if cards is None:
+            return True, None
+        try:
+            if not isinstance(cards, list):
+                raise CardError(f"cards must be a list, not {cards!r:.40}")
+            return True, tuple(parse_cards(cards))
+        except CardError as exc:
+            self._fault(UNREADABLE, "bad cards", str(exc))
+            return False, None
+
+    def _yes(self, ans: dict[str, Any] | None, key: str) -> bool | None:
+        """A yes/no answer under ``key`` (absent: no); None on a fault, the fallback then decides."""
+        if ans is None:
+            return None
+        yes = ans.get(key, False)
+        if not isinstance(yes, bool):
+            self._fault(UNREADABLE, f"bad {key}", f"{key} must be true or false, not {yes!r:.40}")
+            return None
+        return yes
 
     def declare(self, obs: Observation) -> tuple[int, ...] | None:
         legal = obs.declaration_options()
@@ -290,13 +318,41 @@ class ExternalBot(Bot):
         return self.fallback.bury(obs)
 
     def play(self, obs: Observation) -> tuple[int, ...]:
-        ok, cards = self._ask("play", obs, legal_hint(obs))
+        pending, self._play_answer = self._play_answer, None
+        if pending is not None and pending[0] is obs:  # surrender() asked already: one request per turn
+            ans = pending[1]
+            ok, cards = (False, None) if ans is None else self._cards(ans)
+        else:
+            ok, cards = self._ask("play", obs, legal_hint(obs))
         if ok:
             why = "empty_play" if cards is None else play_reason(obs, tuple(cards))
             if why is None and cards is not None:
                 return tuple(cards)
             self._fault(ILLEGAL, f"play {why}", _show(cards))
         return self.fallback.play(obs)
+
+    def surrender(self, obs: Observation) -> bool:
+        """投降: the ``play`` request of a turn on which the seat may propose to concede; the program
+        answers ``{"surrender": true}`` to propose, or cards to play (kept for :meth:`play`)."""
+        if not obs.may_surrender:
+            return False
+        ans = self._request("play", obs, legal_hint(obs))
+        self._play_answer = (obs, ans)
+        if ans is None:
+            return self.fallback.surrender(obs)
+        yes = self._yes(ans, "surrender")
+        return self.fallback.surrender(obs) if yes is None else yes
+
+    def answer_surrender(self, obs: Observation) -> bool:
+        """A partner proposed to concede (``state.surrender_by``): ``{"yes": true}`` agrees."""
+        yes = self._yes(self._request("answer_surrender", obs), "yes")
+        return self.fallback.answer_surrender(obs) if yes is None else yes
+
+    def redeal(self, obs: Observation) -> bool:
+        """At the last call, a hand the rules let ask for a redeal (``state.may_redeal``) that did not
+        declare: ``{"yes": true}`` asks."""
+        yes = self._yes(self._request("redeal", obs), "yes")
+        return self.fallback.redeal(obs) if yes is None else yes
 
     def call_friend(self, obs: Observation) -> int:
         ok, cards = self._ask("call_friend", obs)
