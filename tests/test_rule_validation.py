@@ -87,7 +87,7 @@ def _settings() -> st.SearchStrategy[dict[str, Any]]:
     return st.fixed_dictionaries(
         {
             "decks": st.integers(1, 4),
-            "players": st.sampled_from([4, 6, 8]),
+            "players": st.integers(4, 8),  # 5 and 7: find-a-friend only
             "kitty_size": st.one_of(st.none(), st.integers(0, 12)),
             "declare_style": st.sampled_from(list(DeclareStyle)),
             "jokers_declare_first": st.booleans(),
@@ -103,6 +103,7 @@ def _settings() -> st.SearchStrategy[dict[str, Any]]:
             "surrender": st.booleans(),
             "j_rule": st.sampled_from(list(JRule)),
             "friend_call": st.sampled_from(list(FriendCall)),
+            "friends": st.one_of(st.none(), st.integers(1, 3)),
             "notrump_level_tractor": st.booleans(),
             "throw_penalty": st.sampled_from(list(ThrowPenalty)),
             "kitty_multiplier": st.sampled_from(list(KittyMultiplier)),

@@ -28,7 +28,7 @@ def test_a_seven_player_find_a_friend_table(tmp_path: Any, browser: Any) -> None
             # an odd table plays find-a-friend; the deal follows the size (3 decks: 22 each, kitty 8)
             wait_js(page, "() => document.querySelector('#rules-deal').textContent.includes('7 人')")
             deal = page.locator("#rules-deal").inner_text()
-            assert "3 副牌" in deal and "每人 22 张" in deal and "底牌 8 张" in deal and "叫 2 个朋友" in deal, deal
+            assert "3 副牌" in deal and "每人 22 张" in deal and "底牌 8 张" in deal and "找朋友，庄家叫 2 个朋友" in deal, deal
             page.select_option("#speed", "instant")
             page.select_option("#difficulty", "easy")
             page.click("#btn-new-game")
