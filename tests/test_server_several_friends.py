@@ -56,6 +56,15 @@ def test_a_five_seat_room_plays_with_two_calls(tmp_path: object) -> None:
             result = s["summary"]["result"]
             assert 1 <= len(result["dealer_side"]) <= 3 and len(s["summary"]["sides"]) == 5
             assert seen_hidden
+            # the replay and the record carry both calls
+            code = game["code"]
+            replay = httpx.get(srv.url + f"/api/games/{code}/replay?round=1&seat=0", timeout=30).json()
+            assert len(replay["frames"][-1]["view"]["friend_calls"]) == 2
+            record = httpx.get(
+                srv.url + f"/api/games/{code}/record", headers={"X-Tuolaji-Token": c.token or ""}, timeout=30
+            ).json()
+            assert record["rules"]["players"] == 5 and record["rules"]["friends"] == 2
+            assert sum(e["e"] == "friend_called" for e in record["events"]) == 2
         finally:
             c.close()
             watcher.close()

@@ -76,10 +76,11 @@ class Printer:
         elif isinstance(ev, RedealRequested):
             out(f"  {SEATS[ev.seat]} holds almost no points and asks for a redeal (暴动)")
         elif isinstance(ev, FriendCalled):
-            out(f"  {SEATS[ev.seat]} calls {pretty(ev.card)}: its holder is the partner")
+            copy = f"copy {ev.nth} of " if ev.nth else ""
+            out(f"  {SEATS[ev.seat]} calls {copy}{pretty(ev.card)}: whoever it names is a friend")
         elif isinstance(ev, FriendRevealed):
             out(
-                "  The dealer holds the called cards and plays alone"
+                f"  Call {ev.call + 1} finds no friend: the dealer's side is smaller"
                 if ev.seat is None
                 else f"  {SEATS[ev.seat]} plays the called card: the dealer's friend"
             )
@@ -115,7 +116,7 @@ class Printer:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="tuolaji demo", description="Four computer players play a whole match.")
+    parser = argparse.ArgumentParser(prog="tuolaji demo", description="Computer players play a whole match.")
     parser.add_argument("--seed", type=int, default=None, help="deal seed (random if omitted)")
     parser.add_argument("--rules", default=None, help="preset name or settings file (JSON)")
     parser.add_argument("--bot", default="heuristic", help="computer player for every seat")
