@@ -380,3 +380,32 @@ def test_submultisets_built_at_once_come_in_the_lazy_order() -> None:
         eager = _all_submultisets(items, r)
         assert eager == list(_lazy_submultisets(items, r))
         assert len(eager) == len(set(eager)) == count_submultisets(items, r)
+
+
+@pytest.mark.parametrize("preset", ["classic", "competition", "kq-competition", "bianfeng-friend", "three-deck"])
+def test_declaration_options_kept_during_the_deal_equal_options_worked_out_afresh(preset: str) -> None:
+    """The options kept per seat while dealing (updated only for level cards, jokers and new bids)
+    equal the options counted from the whole hand, after every card and every declaration."""
+    from tuolaji.declaring import options
+    from tuolaji.engine.simulate import random_action
+    from tuolaji.ruleset import load_rules
+
+    rules = load_rules(preset)
+    rng = random.Random(preset)
+    for level in (2, 9, 14, 15) if rules.joker_level else (2, 9, 14):
+        deck = new_deck(rules.decks)
+        rng.shuffle(deck)
+        rnd = Round(rules=rules, deck=deck, level=level, dealer=None if level == 2 else 1)
+        while rnd.phase in (Phase.DEAL, Phase.DECLARE):
+            for s in range(rules.players):
+                fresh = [] if rnd.declare_refusal(s) else options(s, rnd.declaring_hand(s), rnd.level, rnd.bid, rules)
+                assert rnd.declaration_options(s) == fresh
+            rnd.apply(random_action(rnd, rng))
+        if rnd.phase != Phase.DONE:
+            assert rnd.declaration_options(0) == []
+    rnd = Round(rules=rules, deck=deck, level=5, dealer=0)  # a hand put in from outside is counted afresh
+    for _ in range(40):
+        rnd.apply(Deal())
+    assert rnd.declaration_options(0) == options(0, rnd.hands[0], 5, rnd.bid, rules)
+    rnd.hands[0] = parse_cards("S5 S5 H3 BJ LJ")
+    assert rnd.declaration_options(0) == options(0, rnd.hands[0], 5, rnd.bid, rules) != []

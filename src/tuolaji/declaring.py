@@ -147,12 +147,28 @@ def options(
     seat: int, hand: Sequence[int], level_rank: LevelRank, current: Bid | None, rules: RuleSet, *, pairs_only: bool = False
 ) -> list[tuple[int, ...]]:
     """Every declaration ``seat`` could show from ``hand`` that would stand over ``current``."""
-    # Only level cards and jokers declare: count those six kinds (C-level scans of the hand),
-    # in the order the hand first shows them, which is the order the options come in.
-    kinds = [c for c in (level_rank - 2, level_rank + 11, level_rank + 24, level_rank + 37, LJ, BJ) if c in hand]
+    return options_from_counts(seat, declaring_counts(hand, level_rank), level_rank, current, rules, pairs_only=pairs_only)
+
+
+def declaring_kinds(level_rank: LevelRank) -> tuple[int, ...]:
+    """The card kinds that may declare at ``level_rank``: the four level cards and the jokers."""
+    return (level_rank - 2, level_rank + 11, level_rank + 24, level_rank + 37, LJ, BJ)
+
+
+def declaring_counts(hand: Sequence[int], level_rank: LevelRank) -> dict[int, int]:
+    """How many of each declaring kind ``hand`` holds, in the order the hand first shows them
+    (the order the options come in); a card appended to the hand goes last if it is new."""
+    # Only level cards and jokers declare: count those six kinds (C-level scans of the hand).
+    kinds = [c for c in declaring_kinds(level_rank) if c in hand]
     if len(kinds) > 1:
         kinds.sort(key=hand.index)
-    counts = {c: hand.count(c) for c in kinds}
+    return {c: hand.count(c) for c in kinds}
+
+
+def options_from_counts(
+    seat: int, counts: dict[int, int], level_rank: LevelRank, current: Bid | None, rules: RuleSet, *, pairs_only: bool = False
+) -> list[tuple[int, ...]]:
+    """:func:`options` for a hand given by its :func:`declaring_counts`."""
     # The answer depends on nothing else: dealing a plain card leaves it as it was.
     key = (id(rules), seat, level_rank, current, pairs_only, tuple(counts.items()))
     known = _OPTIONS.get(key)

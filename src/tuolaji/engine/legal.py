@@ -13,7 +13,6 @@ from collections.abc import Iterator, Sequence
 
 from ..cards import NUM_KINDS
 from ..combos import Combo, _avail, _chains, decompose, needs
-from ..declaring import options
 from ..ruleset import FriendCall
 from ..tricks import follow_reason
 from ..trump import TrumpContext
@@ -201,9 +200,7 @@ def legal_actions(rnd: Round, seat: int) -> Iterator[Action]:
 
 def declaration_options(rnd: Round, seat: int) -> list[tuple[int, ...]]:
     """Declarations ``seat`` could make now that would stand."""
-    if rnd.declare_refusal(seat):
-        return []
-    return options(seat, rnd.declaring_hand(seat), rnd.level, rnd.bid, rnd.rules, pairs_only=rnd.phase == Phase.OVERRIDE)
+    return rnd.declaration_options(seat)
 
 
 # ------------------------------------------------------------------ for bots and sampling

@@ -18,7 +18,18 @@ from typing import TYPE_CHECKING
 
 from ..cards import POINTS, RANK_OF, LevelRank, is_joker, suit_of
 from ..combos import Combo, decompose
-from ..declaring import Bid, bid_reason, is_override_bid, options, read_bid, redeal_refusal, shown_cards
+from ..declaring import (
+    Bid,
+    bid_reason,
+    declaring_counts,
+    declaring_kinds,
+    is_override_bid,
+    options,
+    options_from_counts,
+    read_bid,
+    redeal_refusal,
+    shown_cards,
+)
 from ..errors import IllegalAction, Reason
 from ..ruleset import (
     DeclareRights,
@@ -90,6 +101,24 @@ class Trick:
         return t
 
 
+class _Declaring:
+    """One seat's declaring cards during the deal, kept up to date as cards arrive, and the
+    options they gave against the standing bid (None: to be worked out again)."""
+
+    __slots__ = ("hand", "n", "counts", "bid", "dealer", "options")
+
+    def __init__(self, hand: list[int], counts: dict[int, int]) -> None:
+        self.hand = hand  # the hand list these counts describe, at length ``n``
+        self.n = len(hand)
+        self.counts = counts  # declaring.declaring_counts(hand, level)
+        self.bid: Bid | None = None
+        self.dealer: int | None = None
+        self.options: tuple[tuple[int, ...], ...] | None = None
+
+
+_DECLARING_KINDS = {level: frozenset(declaring_kinds(LevelRank(level))) for level in range(2, 16)}
+
+
 class Round:
     """A round for ``rules.players`` seats; ``deck`` is the deal order (hands first, kitty last).
 
@@ -138,6 +167,7 @@ class Round:
         self.surrender_declined = [-1] * self.players  # per seat: tricks finished when its proposal was declined
         self._suit_counts: list[dict[int, Counter[int]] | None] | None = None  # see suit_counts()
         self.public_tricks: tuple[PublicTrick, ...] = ()  # finished tricks' public forms so far (observe)
+        self._declaring: list[_Declaring | None] = [None] * self.players  # see declaration_options()
 
     # ----------------------------------------------------------------- queries
     @property
@@ -406,6 +436,31 @@ class Round:
             return Reason.WRONG_COUNT
         return follow_shape_reason(lead, hand, cards, self.ctx, self.trick.lead_comps)
 
+    def declaration_options(self, seat: int) -> list[tuple[int, ...]]:
+        """Declarations ``seat`` could make now that would stand.
+
+        During the deal (asked after every card) each seat's answer is kept, with its counts of
+        level cards and jokers: a plain card dealt leaves it as it was; a level card or joker
+        dealt to the seat, or a new standing bid, has it worked out again.
+        """
+        if self.phase != Phase.DEAL:
+            if self.declare_refusal(seat):
+                return []
+            hand = self.declaring_hand(seat)
+            return options(seat, hand, self.level, self.bid, self.rules, pairs_only=self.phase == Phase.OVERRIDE)
+        hand = self.hands[seat]
+        memo = self._declaring[seat]
+        if memo is None or memo.hand is not hand or memo.n != len(hand):  # first use, or a hand put in from outside
+            memo = self._declaring[seat] = _Declaring(hand, declaring_counts(hand, self.level))
+        got = memo.options
+        if got is None or memo.bid is not self.bid or memo.dealer != self.dealer:
+            memo.bid, memo.dealer = self.bid, self.dealer
+            if self.declare_refusal(seat):
+                got = memo.options = ()
+            else:
+                got = memo.options = tuple(options_from_counts(seat, memo.counts, self.level, self.bid, self.rules))
+        return list(got)
+
     def declaring_hand(self, seat: int) -> list[int]:
         """The cards ``seat`` may declare with: a pair made up from the kitty cannot override
         (seed 003: 底牌湊成的對或王不可以反), so kitty cards still in hand do not count."""
@@ -462,13 +517,21 @@ class Round:
     def _deal(self) -> None:
         seat = self.next_deal_seat
         card = self.deck[self.dealt]
-        self.hands[seat].append(card)
+        hand = self.hands[seat]
+        hand.append(card)
         self.dealt += 1
+        memo = self._declaring[seat]
+        if memo is not None and memo.hand is hand and memo.n == len(hand) - 1:
+            memo.n += 1
+            if card in _DECLARING_KINDS[self.level]:  # a new kind goes last: first shown last
+                memo.counts[card] = memo.counts.get(card, 0) + 1
+                memo.options = None
         self.events.append(Dealt(seat, card))
         if self.deal_done:
             self.phase = Phase.DECLARE
             self.turn = self.start_seat
             self.passes = 0
+            self._declaring = [None] * self.players  # kept for the deal only
 
     def _declare(self, action: Declare) -> None:
         bid = read_bid(action.seat, shown_cards(action.seat, action.cards, self.bid), self.level, self.rules)
@@ -837,6 +900,7 @@ class Round:
         r.call_copies = list(self.call_copies)
         r.events = list(self.events)
         r._suit_counts = None
+        r._declaring = [None] * self.players
         return r
 
 

@@ -37,7 +37,7 @@ def random_action(rnd: Round, rng: random.Random) -> Action:
     if phase == Phase.DEAL:
         seat = (rnd.next_deal_seat - 1) % rnd.players
         if rnd.dealt and rng.random() < 0.3:
-            opts = _declarations(rnd, seat, pairs_only=False)
+            opts = rnd.declaration_options(seat)
             if opts:
                 return Declare(seat, rng.choice(opts))
         return Deal()
@@ -50,7 +50,7 @@ def random_action(rnd: Round, rng: random.Random) -> Action:
                 return Redeal(seat)
             except ValueError:
                 pass
-        opts = _declarations(rnd, seat, pairs_only=phase == Phase.OVERRIDE)
+        opts = rnd.declaration_options(seat)
         if opts and rng.random() < 0.4:
             return Declare(seat, rng.choice(opts))
         return Pass(seat)
@@ -71,14 +71,6 @@ def random_action(rnd: Round, rng: random.Random) -> Action:
         if throw:
             return Play(seat, throw)
     return Play(seat, random_play(rnd, seat, rng))
-
-
-def _declarations(rnd: Round, seat: int, *, pairs_only: bool) -> list[tuple[int, ...]]:
-    from ..declaring import options
-
-    if rnd.declare_refusal(seat):
-        return []
-    return options(seat, rnd.declaring_hand(seat), rnd.level, rnd.bid, rnd.rules, pairs_only=pairs_only)
 
 
 def _random_throw(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...] | None:
