@@ -409,3 +409,21 @@ def test_declaration_options_kept_during_the_deal_equal_options_worked_out_afres
     assert rnd.declaration_options(0) == options(0, rnd.hands[0], 5, rnd.bid, rules)
     rnd.hands[0] = parse_cards("S5 S5 H3 BJ LJ")
     assert rnd.declaration_options(0) == options(0, rnd.hands[0], 5, rnd.bid, rules) != []
+
+
+@pytest.mark.parametrize("preset", ["classic", "bianfeng-friend"])
+def test_observations_name_the_seats_known_to_be_on_the_dealers_side(preset: str) -> None:
+    """known_dealer_side: exactly the seats that are not publicly attackers, in seat order."""
+    from tuolaji.engine.observation import observe
+    from tuolaji.engine.simulate import random_action
+
+    rng = random.Random(preset)
+    match = Match(rules=preset, seed=7)
+    seen = set()
+    while not match.over and len(match.rounds) < 3:
+        rnd = match.round
+        known = tuple(s for s in range(rnd.players) if rnd.dealer is not None and not rnd.publicly_attacker(s))
+        assert observe(rnd, rnd.turn or 0, with_events=False).known_dealer_side == known
+        seen.add(known)
+        match.apply(random_action(rnd, rng))
+    assert len(seen) >= 3

@@ -7,7 +7,7 @@ get nothing else, so a bot cannot peek even by accident.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..cards import LevelRank
 from ..declaring import Bid
@@ -62,6 +62,10 @@ class Observation:
     may_redeal: bool = False  # this seat may ask for a redeal now (暴动, redeal_no_trump)
     may_surrender: bool = False  # this seat may propose now that its side concede (投降)
     surrender_by: int | None = None  # the seat whose proposal to concede awaits this seat's answer
+    # during the deal: (hand, bid, the round's kept declaration options for them), see observe()
+    kept_options: tuple[tuple[int, ...], Bid | None, tuple[tuple[int, ...], ...]] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     def is_attacker(self, seat: int) -> bool:
         """Is ``seat`` publicly known to attack? (find-a-friend: a hidden friend counts as attacker)."""
@@ -73,6 +77,9 @@ class Observation:
 
         if not self.may_declare:
             return []
+        kept = self.kept_options
+        if kept is not None and kept[0] is self.hand and kept[1] is self.bid and self.phase == Phase.DEAL:
+            return list(kept[2])  # the round's answer for this very hand and bid
         hand = list(self.hand)
         for c in self.from_kitty:
             hand.remove(c)
@@ -106,6 +113,8 @@ def _public_tricks(rnd: Round) -> tuple[PublicTrick, ...]:
 
 def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
     own_kitty = seat == rnd.burier and rnd.phase != Phase.BURY
+    hand = tuple(rnd.hands[seat])
+    kept = (hand, rnd.bid, tuple(rnd.declaration_options(seat))) if rnd.phase == Phase.DEAL else None
     return Observation(
         seat=seat,
         players=rnd.players,
@@ -117,7 +126,7 @@ def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
         trump_fixed=rnd.ctx is not None,
         bid_seat=rnd.bid.seat if rnd.bid else None,
         bid_cards=rnd.bid.cards if rnd.bid else (),
-        hand=tuple(rnd.hands[seat]),
+        hand=hand,
         hand_sizes=tuple(len(h) for h in rnd.hands),
         kitty=tuple(rnd.kitty) if own_kitty else None,
         kitty_size=rnd.kitty_size,
@@ -128,7 +137,7 @@ def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
         events=tuple(e.redacted(seat) for e in rnd.events) if with_events else (),
         rules=rnd.rules,
         bid=rnd.bid,
-        known_dealer_side=tuple(s for s in range(rnd.players) if rnd.dealer is not None and not rnd.publicly_attacker(s)),
+        known_dealer_side=_known_dealer_side(rnd),
         friend_card=rnd.friend_card,
         friend_known=rnd.friend_revealed,
         friend_calls=tuple(rnd.friend_calls),
@@ -139,7 +148,18 @@ def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
         may_redeal=rnd.phase == Phase.DECLARE and rnd.turn == seat and _legal(rnd, Redeal(seat)),
         may_surrender=rnd.rules.surrender and rnd.surrender_refusal(seat) is None,
         surrender_by=rnd.surrender_by,
+        kept_options=kept,
     )
+
+
+def _known_dealer_side(rnd: Round) -> tuple[int, ...]:
+    """The seats everyone knows are on the dealer's side, in seat order: the seats that are not
+    publicly attackers (find-a-friend before the friend shows: the dealer alone)."""
+    if rnd.dealer is None:
+        return ()
+    if rnd.find_friend and not rnd.friend_revealed:
+        return (rnd.dealer,)
+    return tuple(sorted(rnd.dealer_side()))
 
 
 def _legal(rnd: Round, action: Redeal) -> bool:
