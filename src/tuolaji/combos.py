@@ -118,11 +118,11 @@ def best_top(counts: Mapping[int, int], k: int, m: int, order: Sequence[int]) ->
     """Order of the highest ``(k, m)`` combination the cards hold, or -1 if none."""
     if k == 1:
         return max((order[c] for c, n in counts.items() if n), default=-1)
+    if m == 1:
+        return max((order[c] for c, n in counts.items() if n >= k), default=-1)
     avail = _avail(counts, k, order)
     if not avail:
         return -1
-    if m == 1:
-        return max(avail)
     best = -1
     for lo, hi in _chains(avail):
         if hi - lo + 1 >= m and hi > best:

@@ -28,12 +28,23 @@ class MemoryThreats:
 
     def __init__(self, mem: Memory) -> None:
         self.mem = mem
-        self._suits: dict[int, Counter[int]] = {}
+        self._suits: dict[int, Counter[int]] | None = None
 
     def unseen(self, suit: int) -> Counter[int]:
-        got = self._suits.get(suit)
+        """``mem.unseen_in(suit)`` (read only): every suit's share sorted out in one pass."""
+        suits = self._suits
+        if suits is None:
+            suits = self._suits = {}
+            eff = self.mem.ctx.eff
+            for c, n in self.mem.unseen.items():
+                if n:
+                    got = suits.get(eff[c])
+                    if got is None:
+                        got = suits[eff[c]] = Counter()
+                    got[c] = n
+        got = suits.get(suit)
         if got is None:
-            got = self._suits[suit] = self.mem.unseen_in(suit)
+            got = suits[suit] = Counter()
         return got
 
     def could_beat(self, seat: int, suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:

@@ -19,6 +19,8 @@ from ..trump import TrumpContext
 
 @dataclass(slots=True)
 class Memory:
+    """What a seat knows from public play. Read-only: it may share the notes kept per round."""
+
     seat: int
     ctx: TrumpContext
     played: Counter[int]  # every card played in public so far
@@ -94,6 +96,7 @@ _NOTES_MAX = 64
 
 
 def _notes(obs: Observation) -> _Notes:
+    """The notes on ``obs``'s finished tricks: the stored object itself (never to be changed)."""
     players = obs.players
     key = (obs.seat, players, obs.ctx, obs.dealer, obs.bid_seat, obs.bid_cards)
     tricks = obs.tricks
@@ -106,7 +109,7 @@ def _notes(obs: Observation) -> _Notes:
         if not tricks:
             return got
     if got.done == len(tricks):
-        return got.copy()
+        return got
     notes = got.copy()
     for t in tricks[got.done :]:
         notes.note(t, obs.ctx)
@@ -114,15 +117,18 @@ def _notes(obs: Observation) -> _Notes:
     if len(_NOTES) >= _NOTES_MAX:
         _NOTES.clear()  # games come and go; starting over costs one full read per seat
     _NOTES[key] = notes
-    return notes.copy()
+    return notes
 
 
 def remember(obs: Observation) -> Memory:
     ctx = obs.ctx
     notes = _notes(obs)
     if obs.trick is not None and obs.trick.plays:
+        notes = notes.copy()  # the trick in progress is noted on a copy: the stored notes stay
         notes.note(obs.trick, ctx)
-    played, holds = notes.played, notes.holds
+    # Otherwise the Memory shares the stored notes' played cards, voids and pair shortages
+    # (nobody writes to a Memory); the known holdings are rebuilt below, never written in place.
+    played = notes.played
     left = [obs.decks] * NUM_KINDS
     for c, n in played.items():
         left[c] -= n
@@ -132,10 +138,13 @@ def remember(obs: Observation) -> Memory:
         for c in obs.kitty:
             left[c] -= 1
     unseen = Counter({c: n for c, n in enumerate(left) if n > 0})
-    holds[obs.seat] = Counter()
-    for h in holds:
-        for c in list(h):
-            h[c] = min(h[c], unseen[c])
+    holds: list[Counter[int]] = []
+    for s, h in enumerate(notes.holds):
+        known: Counter[int] = Counter()
+        if h and s != obs.seat:
+            for c, n in h.items():
+                known[c] = min(n, unseen[c])
+        holds.append(known)
     return Memory(obs.seat, ctx, played, unseen, notes.void, notes.no_pairs, holds, obs.kitty is None)
 
 
