@@ -170,19 +170,18 @@ class HandThreats:
         return self.rnd.suit_counts(seat).get(suit) or _NONE
 
     def could_beat(self, seat: int, suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:
-        ctx = self.rnd.ctx
-        assert ctx is not None
-        order = ctx.order
-        own = self.suit_cards(seat, suit)
-        has_suit = sum(own.values())
-        if tier == 0 and has_suit >= n:
-            return best_top(own, k, m, order) > top
-        if suit == TRUMP or has_suit:
+        rnd = self.rnd
+        assert rnd.ctx is not None
+        by_suit = rnd.suit_counts(seat)
+        own = by_suit.get(suit)
+        if own:  # holding the suit, the seat must follow it: only a better combination of it beats
+            return tier == 0 and sum(own.values()) >= n and best_top(own, k, m, rnd.ctx.order) > top
+        if suit == TRUMP:
             return False
-        trumps = self.suit_cards(seat, TRUMP)
-        if sum(trumps.values()) < n:
+        trumps = by_suit.get(TRUMP)  # void in the suit: a ruff with enough trumps
+        if not trumps or sum(trumps.values()) < n:
             return False
-        return best_top(trumps, k, m, order) > (top if tier == 1 else -1)
+        return best_top(trumps, k, m, rnd.ctx.order) > (top if tier == 1 else -1)
 
 
 def _few_leads(

@@ -228,7 +228,16 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
         last_bonus = 30.0
     scored: list[tuple[float, tuple[int, ...]]] = []
     have = Counter(st.hand)
+    eff, tab = ctx.eff, strengths(ctx)
+    single = len(lead) == 1
     for p in opts:
+        if single:  # cost() and points() of one card, inline (the same arithmetic)
+            c = p[0]
+            pts = table + POINTS[c]
+            given_up = LAMBDA * (((10 if eff[c] == TRUMP else 6) + 0.0 if have[c] >= 2 else 0.0) + tab[c])
+        else:
+            pts = table + points(p)
+            given_up = cost(p, st.hand, ctx, have)
         rank = play_rank(p, lead, comps, ctx)
         if rank is not None and rank > best_rank:  # p would win the trick so far
             p_win = 1.0 if not later else (0.6 if threatened(st, p, foes_later, threats) else 1.0)
@@ -236,8 +245,7 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
                 p_win = max(p_win, p_partner)
         else:
             p_win = p_partner
-        pts = table + points(p)
-        score = p_win * (pts + LEAD_BONUS + last_bonus) - (1 - p_win) * (pts + last_bonus) - cost(p, st.hand, ctx, have)
+        score = p_win * (pts + LEAD_BONUS + last_bonus) - (1 - p_win) * (pts + last_bonus) - given_up
         scored.append((score, p))
     return scored
 
