@@ -413,7 +413,8 @@ def test_declaration_options_kept_during_the_deal_equal_options_worked_out_afres
 
 @pytest.mark.parametrize("preset", ["classic", "bianfeng-friend"])
 def test_observations_name_the_seats_known_to_be_on_the_dealers_side(preset: str) -> None:
-    """known_dealer_side: exactly the seats that are not publicly attackers, in seat order."""
+    """known_dealer_side: exactly the seats that are not publicly attackers, in seat order; the
+    attackers: exactly the seats not on the dealer's side."""
     from tuolaji.engine.observation import observe
     from tuolaji.engine.simulate import random_action
 
@@ -424,6 +425,10 @@ def test_observations_name_the_seats_known_to_be_on_the_dealers_side(preset: str
         rnd = match.round
         known = tuple(s for s in range(rnd.players) if rnd.dealer is not None and not rnd.publicly_attacker(s))
         assert observe(rnd, rnd.turn or 0, with_events=False).known_dealer_side == known
+        side = rnd.dealer_side()
+        assert [rnd.is_attacker(s) for s in range(rnd.players)] == [
+            rnd.dealer is not None and s not in side for s in range(rnd.players)
+        ]
         seen.add(known)
         match.apply(random_action(rnd, rng))
     assert len(seen) >= 3

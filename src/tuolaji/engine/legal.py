@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from ..cards import NUM_KINDS
 from ..combos import Combo, _avail, _chains, decompose, needs
 from ..ruleset import FriendCall
-from ..tricks import follow_reason
+from ..tricks import follow_reason, follow_shape_reason
 from ..trump import TrumpContext
 from .actions import Action, Bury, CallFriend, Declare, Pass, Play, Redeal, Surrender, SurrenderAnswer
 from .round import Phase, Round
@@ -255,7 +255,7 @@ def random_legal_play(
         return (rng.choice(suit),)
     comps = lead_comps or decompose(lead, ctx)
     play = _structured_pick(suit, comps, ctx, rng)
-    if follow_reason(lead, hand, play, ctx, comps) is None:
+    if follow_shape_reason(lead, hand, play, ctx, comps) is None:  # n cards of the hand by construction
         return play
     for cand in submultisets(_items(suit), n):  # rare: the greedy pick missed a better arrangement
         if follow_reason(lead, hand, cand, ctx, comps) is None:

@@ -226,7 +226,12 @@ class Round:
 
     def is_attacker(self, seat: int) -> bool:
         """Is ``seat`` on the attacking side (the truth, used for scoring)."""
-        return self.dealer is not None and seat not in self.dealer_side()
+        dealer = self.dealer
+        if dealer is None:
+            return False
+        if self.find_friend:
+            return seat != dealer and seat != self.friend
+        return (seat - dealer) % 2 == 1  # not of the dealer's parity (dealer_side())
 
     def publicly_attacker(self, seat: int) -> bool:
         """Is ``seat`` known to everyone to attack? (find-a-friend: the friend may still be hidden)."""
