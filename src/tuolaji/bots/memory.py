@@ -137,13 +137,13 @@ def remember(obs: Observation) -> Memory:
     if obs.kitty is not None:
         for c in obs.kitty:
             left[c] -= 1
-    unseen = Counter({c: n for c, n in enumerate(left) if n > 0})
+    unseen: Counter[int] = Counter()
+    dict.update(unseen, {c: n for c, n in enumerate(left) if n > 0})  # (Counter's own update checks its argument's type)
     holds: list[Counter[int]] = []
     for s, h in enumerate(notes.holds):
         known: Counter[int] = Counter()
         if h and s != obs.seat:
-            for c, n in h.items():
-                known[c] = min(n, unseen[c])
+            dict.update(known, {c: min(n, unseen[c]) for c, n in h.items()})
         holds.append(known)
     return Memory(obs.seat, ctx, played, unseen, notes.void, notes.no_pairs, holds, obs.kitty is None)
 
