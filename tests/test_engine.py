@@ -411,15 +411,17 @@ def test_declaration_options_kept_during_the_deal_equal_options_worked_out_afres
     assert rnd.declaration_options(0) == options(0, rnd.hands[0], 5, rnd.bid, rules) != []
 
 
-@pytest.mark.parametrize("preset", ["classic", "bianfeng-friend"])
+@pytest.mark.parametrize("preset", ["classic", "bianfeng-friend", "six-two-friends"])
 def test_observations_name_the_seats_known_to_be_on_the_dealers_side(preset: str) -> None:
     """known_dealer_side: exactly the seats that are not publicly attackers, in seat order; the
     attackers: exactly the seats not on the dealer's side."""
     from tuolaji.engine.observation import observe
     from tuolaji.engine.simulate import random_action
+    from tuolaji.ruleset import load_rules
 
     rng = random.Random(preset)
-    match = Match(rules=preset, seed=7)
+    rules = load_rules("bianfeng-friend").replace(players=6, decks=3) if preset == "six-two-friends" else load_rules(preset)
+    match = Match(rules=rules, seed=7)
     seen = set()
     while not match.over and len(match.rounds) < 3:
         rnd = match.round

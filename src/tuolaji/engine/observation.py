@@ -154,11 +154,11 @@ def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
 
 def _known_dealer_side(rnd: Round) -> tuple[int, ...]:
     """The seats everyone knows are on the dealer's side, in seat order: the seats that are not
-    publicly attackers (find-a-friend before the friend shows: the dealer alone)."""
+    publicly attackers (find-a-friend before every friend shows: the dealer and the friends shown)."""
     if rnd.dealer is None:
         return ()
     if rnd.find_friend and not rnd.friend_revealed:
-        return (rnd.dealer,)
+        return tuple(sorted((rnd.dealer, *rnd.shown_friends())))
     return tuple(sorted(rnd.dealer_side()))
 
 

@@ -230,7 +230,7 @@ class Round:
         if dealer is None:
             return False
         if self.find_friend:
-            return seat != dealer and seat != self.friend
+            return seat != dealer and seat not in self.call_seats  # the dealer's friends are the called seats
         return (seat - dealer) % 2 == 1  # not of the dealer's parity (dealer_side())
 
     def publicly_attacker(self, seat: int) -> bool:
