@@ -24,6 +24,7 @@ outcomes: a speed-up that changes no choice leaves the checksum as it was.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import sys
@@ -36,21 +37,44 @@ from tuolaji.sim.latency import Histogram
 from tuolaji.sim.tournament import PairingResult, processes, run_tournament, serial
 
 
-def _run(a: str, b: str, deals: int, workers: int, seed: int, rules: str | None = None, batch: int = 0) -> dict[str, Any]:
-    """Play ``deals`` duplicate deals; with ``batch``, print a running summary after each batch."""
+def _run(
+    a: str,
+    b: str,
+    deals: int,
+    workers: int,
+    seed: int,
+    rules: str | None = None,
+    batch: int = 0,
+    deal_log: str | None = None,
+    first_deal: int = 0,
+) -> dict[str, Any]:
+    """Play ``deals`` duplicate deals from deal ``first_deal``; with ``batch``, print a running
+    summary after each batch; with ``deal_log``, append one JSON line per deal to that file (the
+    deal's level gain and each game's side, points and kitty: where the pairing won and lost)."""
     runner = processes(workers) if workers > 1 else serial
     t0 = time.perf_counter()
     total: PairingResult | None = None
     step = batch or deals
-    for first in range(0, deals, step):
+    for first in range(first_deal, first_deal + deals, step):
         (res,) = run_tournament(
-            [(a, b)], load_rules(rules), seed=seed, deals=min(step, deals - first), runner=runner, workers=workers, first=first
+            [(a, b)],
+            load_rules(rules),
+            seed=seed,
+            deals=min(step, first_deal + deals - first),
+            runner=runner,
+            workers=workers,
+            first=first,
         )
+        if deal_log:
+            with open(deal_log, "a", encoding="utf-8") as f:
+                for d in sorted(res.deals, key=lambda d: d.index):
+                    games = [dataclasses.asdict(g) for g in d.games]
+                    f.write(json.dumps({"a": a, "b": b, "deal": d.index, "gain": d.a_level_gain, "games": games}) + "\n")
         if total is None:
             total = res
         else:
             total.extend(res)
-        if batch and first + step < deals:
+        if batch and first + step < first_deal + deals:
             partial = total.summary()
             partial["seconds"] = round(time.perf_counter() - t0, 1)
             print(json.dumps({"partial": True, **partial}), flush=True)
@@ -321,7 +345,17 @@ def table(args: argparse.Namespace) -> bool:
         if args.only and name not in args.only:
             continue
         deals = args.search_deals if "search" in a + b or "oracle" in a else args.deals
-        out = _run(a, b, deals, args.workers, args.seed, rules=args.rules, batch=args.batch)
+        out = _run(
+            a,
+            b,
+            deals,
+            args.workers,
+            args.seed,
+            rules=args.rules,
+            batch=args.batch,
+            deal_log=args.deal_log,
+            first_deal=args.first,
+        )
         rows.append((name, out))
     print("| pairing (A vs B) | duplicate deals | A levels per deal [95 % CI] | A deals won | kitty captured attacking A / B |")
     print("| --- | --- | --- | --- | --- |")
@@ -364,6 +398,8 @@ def main(argv: list[str] | None = None) -> int:
             s.add_argument("--search-deals", type=int, default=500, help="duplicate deals per pairing with a search bot")
             s.add_argument("--only", nargs="+", choices=[t[0] for t in TABLE], default=None)
             s.add_argument("--rules", default=None, help="rules preset (default classic)")
+            s.add_argument("--deal-log", default=None, help="append one JSON line per duplicate deal to this file")
+            s.add_argument("--first", type=int, default=0, help="start at this deal (to continue a run)")
         elif name == "rollouts":
             s.add_argument("--policy", default="tactical")
             s.add_argument("--repeat", type=int, default=5)

@@ -14,6 +14,14 @@ Serves the build with a plain static server (every other host unreachable) and m
 - **the page's responsiveness** meanwhile: the largest delay of a 50 ms timer on the page's
   thread while the worker thinks (a blocked UI thread would show here).
 
+With ``--compare`` it measures instead how much slower the build's Pyodide runs the search
+than CPython here, on the same decisions: heuristic players deal and play ``--deals`` rounds, and
+every ``--every``-th play is also decided (not played) by a fresh ``--bot`` (seeded by the
+decision's number, ``time=30`` so that its step budget ends every search), once in a Web Worker
+and once in this process. It reports each side's wall time per decision, this process's CPU
+time, and the CPU time the browser's processes spent meanwhile (from ``/proc``), so the ratio
+holds however busy the machine is.
+
 Build first: ``./scripts/build-web build/web``.
 """
 
@@ -25,6 +33,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "web_offline"))
 
@@ -66,6 +75,40 @@ def run(difficulty, rounds, seed):
     return json.dumps(out)
 """
 
+# Runs in both places: the same positions (heuristic play), each decided by a fresh search bot.
+SAME_DECISIONS = r"""
+import json, random, time
+from tuolaji.bots.driver import SoloRound, Table
+from tuolaji.bots.heuristic import HeuristicBot
+from tuolaji.bots.registry import make_bot
+from tuolaji.cards import LevelRank, new_deck
+from tuolaji.engine.observation import observe
+from tuolaji.engine.round import Phase, Round
+from tuolaji.ruleset import load_rules
+
+def decisions(spec, rules_name, deals, every, seed):
+    rules = load_rules(rules_name or None)
+    out, n = [], 0
+    for i in range(deals):
+        rng = random.Random(seed * 1_000_003 + i)  # the tournament's duplicate deal i
+        deck = new_deck(rules.decks)
+        rng.shuffle(deck)
+        level = LevelRank(rng.randrange(2, 15))
+        rnd = Round(rules=rules, deck=deck, level=level, dealer=i % rules.players)
+        table = Table(SoloRound(rnd), [HeuristicBot(s) for s in range(rules.players)])
+        while rnd.phase != Phase.DONE:
+            if rnd.phase == Phase.PLAY and rnd.turn is not None:
+                n += 1
+                if n % every == 0:
+                    obs = observe(rnd, rnd.turn)
+                    bot = make_bot(spec, seed=n)
+                    t0 = time.perf_counter()
+                    bot.play(obs)
+                    out.append([n, time.perf_counter() - t0, bot.last_iterations])
+            table.step()
+    return json.dumps(out)
+"""
+
 WORKER_JS = """
 import { loadPyodide } from "%(root)s/pyodide/pyodide.mjs";
 onmessage = async (ev) => {
@@ -78,6 +121,113 @@ onmessage = async (ev) => {
   postMessage(JSON.parse(run(ev.data.difficulty, ev.data.rounds, ev.data.seed)));
 };
 """
+
+
+COMPARE_JS = """
+import { loadPyodide } from "%(root)s/pyodide/pyodide.mjs";
+let py = null;
+onmessage = async (ev) => {
+  if (!py) {
+    py = await loadPyodide({ indexURL: "%(root)s/pyodide/" });
+    const zip = await (await fetch("%(root)s/py/tuolaji.zip")).arrayBuffer();
+    py.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/tuolaji-lib" });
+    py.runPython("import sys; sys.path.insert(0, '/home/pyodide/tuolaji-lib')");
+    py.runPython(ev.data.source);
+    py.globals.get("decisions")(ev.data.spec, ev.data.rules, 1, 1000000, 0);  // imports and warms up, decides nothing
+    postMessage("ready");
+    return;
+  }
+  const d = ev.data;
+  postMessage(JSON.parse(py.globals.get("decisions")(d.spec, d.rules, d.deals, d.every, d.seed)));
+};
+"""
+
+
+def browser_cpu_s() -> float:
+    """CPU seconds used so far by the Chromium processes this benchmark started (descendants of
+    this process: other browsers on the machine are not counted), user + system."""
+    import os
+
+    tick = os.sysconf("SC_CLK_TCK")
+    procs: dict[int, tuple[int, str, int]] = {}  # pid -> (parent, name, CPU ticks)
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        name, rest = stat[stat.index("(") + 1 : stat.rindex(")")], stat[stat.rindex(")") + 2 :].split()
+        procs[int(pid)] = (int(rest[1]), name, int(rest[11]) + int(rest[12]))
+    me = os.getpid()
+
+    def mine(pid: int) -> bool:
+        for _ in range(64):
+            if pid == me:
+                return True
+            if pid not in procs or pid <= 1:
+                return False
+            pid = procs[pid][0]
+        return False
+
+    return sum(t for pid, (_, name, t) in procs.items() if "chrom" in name and mine(pid)) / tick
+
+
+def compare(args: argparse.Namespace, browser: Any, server: Any) -> dict[str, Any]:
+    """The same search decisions in a Web Worker (Pyodide) and in this process (CPython)."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(server.url + "/build.json")
+    page.evaluate(
+        """async ({ js, source, spec, rules }) => {
+          const w = new Worker(URL.createObjectURL(new Blob([js], { type: "text/javascript" })), { type: "module" });
+          window.benchWorker = w;
+          await new Promise((ok, no) => { w.onmessage = (e) => ok(e.data); w.onerror = (e) => no(e.message);
+            w.postMessage({ source, spec, rules }); });
+        }""",
+        {"js": COMPARE_JS % {"root": server.url}, "source": SAME_DECISIONS, "spec": args.bot, "rules": args.rules},
+    )
+    job = {"spec": args.bot, "rules": args.rules, "deals": args.deals, "every": args.every, "seed": args.seed}
+    cpu0, t0 = browser_cpu_s(), time.perf_counter()
+    web = page.evaluate(
+        """async (job) => await new Promise((ok, no) => { const w = window.benchWorker;
+          w.onmessage = (e) => ok(e.data); w.onerror = (e) => no(e.message); w.postMessage(job); })""",
+        job,
+    )
+    web_cpu, web_wall = browser_cpu_s() - cpu0, time.perf_counter() - t0
+    ctx.close()
+    scope: dict[str, Any] = {}
+    exec(SAME_DECISIONS, scope)
+    c0, t0 = time.process_time(), time.perf_counter()
+    native = json.loads(scope["decisions"](args.bot, args.rules, args.deals, args.every, args.seed))
+    cp_cpu, cp_wall = time.process_time() - c0, time.perf_counter() - t0
+    web_s = [d[1] for d in web]
+    cp_s = [d[1] for d in native]
+    ratios = sorted(w / c for w, c in zip(web_s, cp_s, strict=True))
+    cpu_ratio = web_cpu / cp_cpu
+    return {
+        "bot": args.bot,
+        "rules": args.rules or "classic",
+        "decisions": len(web_s),
+        "same_iterations": sum(a[2] == b[2] for a, b in zip(web, native, strict=True)),
+        "pyodide_wall_s": {
+            "p50": round(quantile(web_s, 0.5), 3),
+            "p95": round(quantile(web_s, 0.95), 3),
+            "max": round(max(web_s), 3),
+        },
+        "cpython_wall_s": {
+            "p50": round(quantile(cp_s, 0.5), 3),
+            "p95": round(quantile(cp_s, 0.95), 3),
+            "max": round(max(cp_s), 3),
+        },
+        "cpu_s": {"browser": round(web_cpu, 2), "cpython": round(cp_cpu, 2)},
+        "wall_s": {"browser": round(web_wall, 1), "cpython": round(cp_wall, 1)},
+        "slowdown_cpu": round(cpu_ratio, 2),
+        "slowdown_wall_median": round(ratios[len(ratios) // 2], 2),
+        "pyodide_cpu_estimate_s": {
+            q: round(quantile(cp_s, p) * cp_cpu / cp_wall * cpu_ratio, 3) for q, p in (("p50", 0.5), ("p95", 0.95))
+        }
+        | {"max": round(max(cp_s) * cp_cpu / cp_wall * cpu_ratio, 3)},
+    }
 
 
 def quantile(xs: list[float], q: float) -> float:
@@ -94,6 +244,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--p95", type=float, default=1.5, help="seconds: the target p95")
     ap.add_argument("--max", type=float, default=3.0, help="seconds: the target maximum")
+    ap.add_argument("--compare", action="store_true", help="Pyodide against CPython on the same search decisions (only)")
+    ap.add_argument("--bot", default="search:time=30", help="--compare: the search bot spec")
+    ap.add_argument("--rules", default="", help="--compare: rules preset (default classic)")
+    ap.add_argument("--deals", type=int, default=1, help="--compare: rounds of heuristic play")
+    ap.add_argument("--every", type=int, default=4, help="--compare: time every this-many-th play")
     args = ap.parse_args(argv)
     root = Path(args.build)
     if not (root / "build.json").is_file():
@@ -103,6 +258,18 @@ def main(argv: list[str] | None = None) -> int:
 
     server = StaticServer(root)
     result: dict[str, object] = {"build": json.loads((root / "build.json").read_text())}
+    if args.compare:
+        from playwright.sync_api import sync_playwright
+
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+                out = compare(args, browser, server)
+                browser.close()
+        finally:
+            server.stop()
+        print(json.dumps(out, indent=1))
+        return 0
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)

@@ -12,7 +12,7 @@ from tuolaji.bots.determinize import build_round, sample_hidden
 from tuolaji.bots.driver import SoloRound, Table
 from tuolaji.bots.heuristic import heuristic_bury
 from tuolaji.bots.memory import remember
-from tuolaji.bots.registry import DIFFICULTIES, make_bot, parse_spec
+from tuolaji.bots.registry import DIFFICULTIES, difficulty_specs, make_bot, parse_spec
 from tuolaji.bots.rollout import rollout
 from tuolaji.engine.actions import Bury, Deal, Pass, Play
 from tuolaji.engine.observation import Observation, observe
@@ -211,6 +211,19 @@ def test_registry_names_and_difficulties() -> None:
         make_bot("nonsense")
     with pytest.raises(ValueError):
         make_bot("search:bogus=1")
+
+
+def test_the_browser_expert_keeps_the_budget_measured_for_it() -> None:
+    """The offline build (Pyodide: sys.platform 'emscripten') plays the expert at the budget whose
+    browser latency docs/bots.md reports, even if the server's default budget is raised."""
+    from tuolaji.bots.search import SearchBot
+
+    browser, server = difficulty_specs("emscripten"), difficulty_specs("linux")
+    assert DIFFICULTIES == server and browser.keys() == server.keys()
+    bot = make_bot(browser["expert"], seed=1)
+    assert isinstance(bot, SearchBot)
+    assert (bot.steps, bot.setup_steps, bot.endgame_nodes, bot.time) == (2000, 8000, 20000, 1.0)
+    assert all(browser[d] == server[d] for d in ("easy", "normal", "hard"))
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
