@@ -122,3 +122,25 @@ def test_endgame_play_is_legal_and_decided_from_the_seat_view_only() -> None:
             differs += bot.last_iterations > 0 and choice != make_bot("heuristic").play(obs)
             rnd.apply(Play(seat, choice))
     assert differs > 0, "the exact endgame overrules the heuristic somewhere"
+
+
+def test_rollouts_lead_a_kept_pair_in_the_last_trick() -> None:
+    """A rollout's tail is greedy (cheap), and the greedy policy leads singles; once a hand is down
+    to its last two cards the search's rollouts play the tactics again, which lead a pair nobody
+    can beat, so the last trick (and the kitty's multiplier) shows what keeping a pair is worth."""
+    from tuolaji.bots.rollout import greedy_play, tactical_play
+    from tuolaji.bots.search import DEFAULT_FINAL, truncated
+
+    leads = []
+    for i in range(21):
+        rnd = _near_the_end(None, i, 2)
+        if rnd is None or rnd.trick is None or rnd.trick.plays:
+            continue
+        seat = rnd.turn
+        assert seat is not None
+        hand = rnd.hands[seat]
+        if len(hand) == 2 and hand[0] == hand[1]:
+            searched = truncated(tactical_play, 0, DEFAULT_FINAL)(rnd.copy(), seat, random.Random(0))
+            assert len(greedy_play(rnd.copy(), seat, random.Random(0))) == 1
+            leads.append(len(searched))
+    assert leads.count(2) >= 2  # (a pair an unseen pair might beat is not led as one)

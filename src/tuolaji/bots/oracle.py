@@ -42,7 +42,7 @@ class OracleBot(SearchBot):
         base = rnd.copy()
         base.events = []
         values: list[list[float]] = [[] for _ in cands]
-        policy = truncated(self.policy, len(obs.tricks) + self.deep)  # the search's own rollouts
+        policy = truncated(self.policy, len(obs.tricks) + self.deep, self.final)  # the search's own rollouts
         start = clock()
         steps = 0
         for done in range(1, self.iterations + 1):

@@ -49,6 +49,7 @@ DEFAULT_TIME = 1.0  # seconds, a cap; the step budget normally ends the search w
 DEFAULT_SETUP_STEPS = 8_000  # simulated plays for a declaration, bury or friend call (whole rounds)
 DEFAULT_ENDGAME = 4  # cards in hand at most when the rest of the round is solved exactly per sample
 DEFAULT_ENDGAME_NODES = 20_000  # positions per endgame decision, all samples together
+DEFAULT_FINAL = 2  # cards in hand from which a rollout's tail plays the tactics again (the last tricks)
 
 
 class SearchBot(Bot):
@@ -73,6 +74,7 @@ class SearchBot(Bot):
         endgame: int = DEFAULT_ENDGAME,
         endgame_nodes: int = DEFAULT_ENDGAME_NODES,
         infer: int = DEFAULT_POOL,
+        final: int = DEFAULT_FINAL,
     ) -> None:
         self.rng = random.Random(seed)
         self.steps = steps
@@ -88,6 +90,7 @@ class SearchBot(Bot):
         self.setup_steps = setup_steps  # simulated plays for each decision before the first trick
         self.endgame = endgame  # solve exactly when this seat holds at most this many cards (0: never)
         self.endgame_nodes = endgame_nodes  # positions per decision for the exact solves
+        self.final = final  # rollouts play the tactics again once a hand is down to this many cards
         self.infer = infer  # deals drawn per deal searched, kept by the others' play (0 or 1: no inference)
 
     def _sampler(self, obs: Observation, mem: Memory) -> tuple[Callable[[], Deal], PlayModel | None]:
@@ -103,7 +106,7 @@ class SearchBot(Bot):
         return draw, model
 
     def _setup_pick(self, n: int, play_out: Callable[[int, Deal], Round], obs: Observation) -> int:
-        policy = truncated(self.policy, self.deep)
+        policy = truncated(self.policy, self.deep, self.final)
         values, self.last_timed_out = compare(
             n, play_out, obs, steps=self.setup_steps, iterations=self.iterations, policy=policy, rng=self.rng, time_cap=self.time
         )
@@ -149,7 +152,7 @@ class SearchBot(Bot):
         if not self.playing:
             return cands[0]
         values: list[list[float]] = [[] for _ in cands]
-        policy = truncated(self.policy, len(obs.tricks) + self.deep)
+        policy = truncated(self.policy, len(obs.tricks) + self.deep, self.final)
 
         draw, model = self._sampler(obs, mem)
         start = clock()
@@ -223,13 +226,18 @@ class SearchBot(Bot):
         return cands[max(range(len(cands)), key=lambda i: (means[i], -i))]
 
 
-def truncated(policy: Policy, until: int) -> Policy:
-    """``policy`` until ``until`` tricks are done, then the greedy policy."""
+def truncated(policy: Policy, until: int, final: int = 0) -> Policy:
+    """``policy`` until ``until`` tricks are done, then the greedy policy, and ``policy`` again
+    once the seat to play holds at most ``final`` cards: the greedy tail never leads a trump
+    pair, so without that a rollout could not show what keeping one for the last trick (and the
+    kitty's multiplier) is worth."""
     if policy is greedy_play:
         return policy
 
     def play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
-        return policy(rnd, seat, rng) if len(rnd.tricks) < until else greedy_play(rnd, seat, rng)
+        if len(rnd.tricks) < until or len(rnd.hands[seat]) <= final:
+            return policy(rnd, seat, rng)
+        return greedy_play(rnd, seat, rng)
 
     return play
 
