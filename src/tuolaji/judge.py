@@ -15,7 +15,7 @@ from .declaring import bid_reason, read_bid, redeal_refusal, shown_cards
 from .ruleset import PRESETS, FirstRoundDealer, RuleSet, RuleSetError, load_rules
 from .scoring import kitty_multiplier, level_change, match_leader, parse_level, round_coins, surrender_total
 from .tricks import check_throw, follow_reason, lead_reason, trick_winner
-from .trump import TrumpContext
+from .trump import JOKER_LEVEL, TrumpContext
 from .validate import JSONInputError, loads, safe_dumps
 
 
@@ -93,10 +93,16 @@ def _context(req: dict[str, Any]) -> tuple[RuleSet, TrumpContext]:
             rules = rules.replace(decks=decks, hand_size=None, kitty_size=None)
         except RuleSetError as exc:
             raise JudgeError(str(exc)) from None
-    try:
-        level = level_rank(parse_level(str(_need(req, "level"))))
-    except ValueError as exc:
-        raise JudgeError(str(exc)) from None
+    raw_level = _need(req, "level")
+    if raw_level == "王":  # 打王 (seed 000 H, setting joker_level): the no-trump level after A
+        if not rules.joker_level:
+            raise JudgeError("level '王' is played only with \"joker_level\": true")
+        level = JOKER_LEVEL
+    else:
+        try:
+            level = level_rank(parse_level(str(raw_level)))
+        except ValueError as exc:
+            raise JudgeError(str(exc)) from None
     trump_raw = req.get("trump")
     if trump_raw is None or (isinstance(trump_raw, str) and trump_raw.upper() in ("NT", "NONE", "")):
         trump = None
@@ -105,6 +111,8 @@ def _context(req: dict[str, Any]) -> tuple[RuleSet, TrumpContext]:
             trump = parse_suit(trump_raw)
         except CardError:
             raise JudgeError(f"'trump' must be S, H, C, D or null, not {trump_raw!r}") from None
+    if level == JOKER_LEVEL and trump is not None:
+        raise JudgeError("the level '王' is played in no-trump: 'trump' must be null")
     ctx = TrumpContext(level, trump, decks, rules.notrump_level_tractor)
     return rules, ctx
 
