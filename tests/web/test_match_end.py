@@ -104,3 +104,31 @@ def test_a_failed_throw_at_a_table_with_a_stake_names_its_coin_penalty(srv: Live
     )
     assert "罚" not in page.locator("#failed-throw").inner_text()
     assert not page.errors
+
+
+@pytest.mark.parametrize(
+    ("rules", "names", "expect"),
+    [
+        ({"match_target_level": "6"}, ["7", "4"], "First to 6: the match ends there."),
+        ({"match_end": "fixed_rounds", "match_rounds": 8}, ["5", "4"], "All 8 rounds played"),
+    ],
+)
+def test_the_end_screen_says_why_the_match_ended(
+    srv: LiveServer, context: Any, rules: dict[str, Any], names: list[str], expect: str
+) -> None:
+    """Seed 004 appendix: 一方先打到6结束; seed 003: a set number of rounds — the end screen says
+    which ended the match (the time-up case is above)."""
+    state, _ = _state_after_a_failed_throw()
+    state = {**state, "summary": None, "view": {**state["view"], "over": True, "winner": 0, "draw": False, "time_up": False}}
+    state["view"]["level_names"] = names
+    page = fake_table(srv, context, state)
+    page.evaluate(
+        """async ([s, rules]) => {
+          const { setLang } = await import('/static/js/i18n.js'); setLang('en');
+          window.room.deliver({ type: 'welcome', rules }); window.room.deliver(s);
+        }""",
+        [state, rules],
+    )
+    page.locator("#match-end").wait_for()
+    assert expect in page.locator("#match-end-why").inner_text()
+    assert not page.errors

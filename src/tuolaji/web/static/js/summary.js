@@ -110,7 +110,27 @@ function matchResultLine(page) {
   else if (me === null) text = t("winner_team", { team: t("team_n", { n: v.winner + 1 }) });
   else text = st.room.seats[me] && st.room.seats[me].team === v.winner ? t("we_win") : t("they_win");
   return h("p", { class: "winner" + (v.draw ? " draw" : ""), id: "winner" }, text,
-    v.time_up ? h("span", { class: "muted", id: "time-up" }, ` ${t("time_up_over")}`) : null);
+    v.time_up ? h("span", { class: "muted", id: "time-up" }, ` ${t("time_up_over")}`) : endReason(page));
+}
+
+/**
+ * Why a match that did not run out of time ended, where its rules say: the target level reached
+ * first (打到6结束, seed 004) or the last of a fixed number of rounds played (seed 003).
+ * @param {TablePage} page
+ */
+function endReason(page) {
+  const v = /** @type {StateMsg} */ (page.state).view;
+  const rules = page.rules || {};
+  const target = rules.match_target_level;
+  const ladder = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "王"];
+  const reached = v.winner === null ? -1 : ladder.indexOf((v.level_names || [])[v.winner] ?? "");
+  if (target && reached >= ladder.indexOf(target)) {
+    return h("span", { class: "muted", id: "match-end-why" }, ` ${t("target_reached_over", { level: target })}`);
+  }
+  if (rules.match_end === "fixed_rounds" && rules.match_rounds) {
+    return h("span", { class: "muted", id: "match-end-why" }, ` ${t("rounds_over", { n: rules.match_rounds })}`);
+  }
+  return null;
 }
 
 /**
