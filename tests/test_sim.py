@@ -149,3 +149,18 @@ def test_latencies_are_merged_as_deals_arrive_and_not_kept_per_deal() -> None:
         two.extend(part)
     assert two.a_stats.latency.n == decisions
     assert two.summary()["deals"] == res.summary()["deals"] == 3
+
+
+def test_a_drawn_match_counts_half_a_win() -> None:
+    """A match pair stopped before any level changed (equal levels at the round cap) is two draws:
+    the report counts them and the win rate takes each as half."""
+    from tuolaji.ruleset import load_rules
+    from tuolaji.sim.runner import play_match_pair
+    from tuolaji.sim.tournament import PairingResult
+
+    result = play_match_pair("random", "random", load_rules(None), 1, 0, max_rounds=0)
+    assert result.a_won == [None, None] and result.rounds == 0
+    pairing = PairingResult("random", "random")
+    pairing.add([result])
+    summary = pairing.summary()
+    assert summary["match_draws"] == 2 and summary["a_match_win_rate"] == 0.5
