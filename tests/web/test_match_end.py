@@ -1,4 +1,4 @@
-"""The end of a match as players see it: a timed match whose clock runs out before any round
+"""The end of a match (and a redeal) as players see it: a timed match whose clock runs out before any round
 finished still gets its end screen, a tie nobody reached first reads as a draw, and a failed
 throw at a table with a stake says how many coins it cost."""
 
@@ -131,4 +131,16 @@ def test_the_end_screen_says_why_the_match_ended(
     )
     page.locator("#match-end").wait_for()
     assert expect in page.locator("#match-end-why").inner_text()
+    assert not page.errors
+
+
+def test_the_log_names_who_asked_for_a_redeal(srv: LiveServer, context: Any) -> None:
+    """Seed 000 C: 當對家玩家中有人手裡的牌少於15分，則可「暴動」，即重新洗牌摸牌。此時莊家不變。 —
+    the log says who asked, and not that nobody declared."""
+    state, _ = _state_after_a_failed_throw()
+    state = {**state, "events": [{"e": "redeal_requested", "seat": 1}, {"e": "redealt"}]}
+    page = fake_table(srv, context, state)
+    log = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
+    assert any("asks for a redeal" in line and "dealer stays" in line for line in log), log
+    assert not any("Nobody declared" in line for line in log), log
     assert not page.errors

@@ -42,6 +42,7 @@ export function eventLine(e, name, rules = null) {
       return cost === null ? line : line + ("coins" in cost ? t("ev_penalty_coins", { c: cost.coins }) : t("ev_penalty_points", { p: cost.points }));
     }
     case "trick_ended": return t("ev_trick", { name: name(e.winner), p: e.points });
+    case "redeal_requested": return t("ev_redeal_requested", { name: name(e.seat) });
     case "redealt": return t("ev_redealt");
     case "round_ended": return t("ev_round", { p: e.attacker_points });
     case "friend_called": return e.nth ? t("ev_friend_called_nth", { name: name(e.seat), n: e.nth, card: cardText(e.card) })
@@ -58,6 +59,8 @@ export class GameLog {
   constructor() {
     /** @type {string[]} */
     this.lines = [];
+    /** @type {string | null} the kind of the last event read (a requested redeal needs no second line) */
+    this.last = null;
   }
 
   /**
@@ -70,7 +73,8 @@ export class GameLog {
   add(m, name, rules = null) {
     if (m.events_skipped) this.lines.push(t("ev_skipped", { n: m.events_skipped }));
     for (const e of m.events || []) {
-      const line = eventLine(e, name, rules);
+      const line = e.e === "redealt" && this.last === "redeal_requested" ? null : eventLine(e, name, rules);
+      this.last = e.e;
       if (line) this.lines.push(line);
     }
     if (this.lines.length > 200) this.lines.splice(0, this.lines.length - 100);
