@@ -3,17 +3,20 @@ English): each defect seen there is fixed and checked here by what the page show
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
 pytest.importorskip("starlette")
 
-from test_table_feel import _bots_until, _state_for, _zh_page  # noqa: E402
+from test_table_feel import GOLDEN, _bots_until, _state_for, _zh_page  # noqa: E402
 
 from tuolaji.engine.match import Match  # noqa: E402
 from tuolaji.engine.round import Phase  # noqa: E402
+from tuolaji.record import from_record  # noqa: E402
 from tuolaji.server.testing import LiveServer  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
@@ -87,3 +90,42 @@ def test_the_kitty_mark_leaves_the_rank_and_suit_readable(srv: LiveServer, phone
     )
     assert len(covered) == match.round.kitty_size, covered
     assert not any(covered), covered
+
+
+def test_the_last_trick_shows_each_play_beside_its_player_on_a_phone(srv: LiveServer, phone: Any) -> None:
+    """Seen at 390×844, in the panel under the table: the last trick's names at the left edge and
+    their cards at the right edge, the screen's width apart."""
+    match = _bots_until("classic", lambda m: m.round.phase == Phase.PLAY and len(m.round.tricks) >= 2)
+    page = _zh_page(srv, phone, _state_for(match, 0))
+    page.add_style_tag(url="/static/style.css")
+    rows = page.evaluate(
+        """() => [...document.querySelectorAll('#last-trick .lt-row')].map((row) => {
+          const who = row.querySelector('.who').getBoundingClientRect();
+          const cards = row.querySelector('.card-row').getBoundingClientRect();
+          return { who: who.left, cards: cards.left, gap: cards.left - who.right };
+        })"""
+    )
+    assert len(rows) == 4, rows
+    assert all(r["gap"] < 20 for r in rows), rows  # the cards follow the name
+    assert len({round(r["cards"]) for r in rows}) == 1, rows  # in one column, row under row
+
+
+def test_a_spectator_reads_who_won_the_match_and_the_kitty_under_its_points(srv: LiveServer, browser: Any) -> None:
+    """Seen at the end of an imported match: "1 队 获胜！" (team 1 wins), a number the table shows
+    nowhere (its top bar names the sides by their seats); and the kitty's cards came after the
+    coins, away from the points row they counted for."""
+    record = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    code = httpx.post(srv.url + "/api/import", json=record, timeout=60).json()["code"]
+    winner = from_record(record).winner
+    ctx = browser.new_context(viewport=PHONE, locale="zh-CN", reduced_motion="reduce")
+    try:
+        page = ctx.new_page()
+        page.goto(srv.url + f"/r/{code}")
+        page.locator("#winner").wait_for()
+        text = page.locator("#winner").inner_text()
+        sides = [label.rsplit(" ", 1)[0] for label in page.locator("#levels .team").all_inner_texts()]
+        assert sides == ["南家·北家", "东家·西家"], sides
+        assert text.startswith(sides[winner]) and "队" not in text, text
+        assert page.locator("#summary table.score + .kitty-end").count() == 1
+    finally:
+        ctx.close()

@@ -89,10 +89,11 @@ export function summaryDialog(page, s, over) {
     // find-a-friend: who turned out to be on the dealer's side
     page.rules && page.rules.partnership === "find_friend" && r.dealer_side.length ? h("p", { id: "summary-side" }, t("dealer_side_was", { names: r.dealer_side.map((x) => page.name(x)).join(lang() === "zh" ? "、" : ", ") })) : null,
     h("table", { class: "score" }, h("tbody", {}, ...rows)),
+    // the kitty's cards under the points they counted for (under the coins they read as a purse)
+    h("div", { class: "kitty-end" }, h("span", {}, `${t("kitty")}: `), cardRow(r.kitty, { small: true })),
     h("p", { class: "result", id: "summary-result" }, result),
     h("p", { id: "summary-levels" }, `${t("levels")}: ${levelRows}`),
     coins,
-    h("div", { class: "kitty-end" }, h("span", {}, `${t("kitty")}: `), cardRow(r.kitty, { small: true })),
     review, actions);
 }
 
@@ -107,7 +108,10 @@ function matchResultLine(page) {
   const me = page.me();
   let text;
   if (v.draw || v.winner === null) text = t("match_draw");
-  else if (me === null) text = t("winner_team", { team: t("team_n", { n: v.winner + 1 }) });
+  else if (me === null) {  // a spectator: the winners by name, as the top bar names the sides (not "team 1")
+    const winners = st.room.seats.map((x, i) => (x.team === v.winner ? page.name(i) : null)).filter((x) => x !== null);
+    text = t("winner_team", { team: winners.join("·") });
+  }
   else text = st.room.seats[me] && st.room.seats[me].team === v.winner ? t("we_win") : t("they_win");
   return h("p", { class: "winner" + (v.draw ? " draw" : ""), id: "winner" }, text,
     v.time_up ? h("span", { class: "muted", id: "time-up" }, ` ${t("time_up_over")}`) : endReason(page));
