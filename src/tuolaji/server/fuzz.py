@@ -470,6 +470,13 @@ class Fuzzer:
         except Exception:
             return False
 
+    def close(self) -> None:
+        """Close the players' sockets and the HTTP client's (left to the garbage collector, they
+        were reported as unclosed sockets in whatever test ran then)."""
+        for p in self.players:
+            p.ws.close()
+        self.http.close()
+
 
 FUZZ_LIMITS = Limits(
     messages_per_second=1e9, message_burst=10**9, rooms_per_address_per_hour=10**9, connections_per_address=10**6
@@ -492,36 +499,39 @@ def run(
             uvicorn_log.addHandler(watch)
             rng = random.Random(seed)
             fz = Fuzzer(srv, rng, report)
-            fz.new_table()
-            next_report = every
-            while report.messages < messages:
-                r = rng.random()
-                try:
-                    if r < 0.3:
-                        fz.progress()
-                    elif r < 0.85:
-                        fz.ws_round()
-                    elif r < 0.88:
-                        fz.throwaway()
-                    else:
-                        fz.http_round()
-                except Exception as exc:  # the harness lost a connection: note it, start a new table
-                    report.problem(f"harness: {type(exc).__name__}: {str(exc)[:200]} at {_where(exc)}")
-                    if not fz.alive():
-                        report.crashes += 1
-                        break
-                    fz.new_table()
-                if report.messages >= next_report:
-                    next_report += every
-                    if not fz.alive():
-                        report.crashes += 1
-                        break
-                    if progress is not None:
-                        report.seconds = time.monotonic() - t0
-                        report.tracebacks = len(watch.bad)
-                        progress(report)
-            if not fz.alive():
-                report.crashes += 1
+            try:
+                fz.new_table()
+                next_report = every
+                while report.messages < messages:
+                    r = rng.random()
+                    try:
+                        if r < 0.3:
+                            fz.progress()
+                        elif r < 0.85:
+                            fz.ws_round()
+                        elif r < 0.88:
+                            fz.throwaway()
+                        else:
+                            fz.http_round()
+                    except Exception as exc:  # the harness lost a connection: note it, start a new table
+                        report.problem(f"harness: {type(exc).__name__}: {str(exc)[:200]} at {_where(exc)}")
+                        if not fz.alive():
+                            report.crashes += 1
+                            break
+                        fz.new_table()
+                    if report.messages >= next_report:
+                        next_report += every
+                        if not fz.alive():
+                            report.crashes += 1
+                            break
+                        if progress is not None:
+                            report.seconds = time.monotonic() - t0
+                            report.tracebacks = len(watch.bad)
+                            progress(report)
+                if not fz.alive():
+                    report.crashes += 1
+            finally:
+                fz.close()
     finally:
         root.removeHandler(watch)
         uvicorn_log.removeHandler(watch)
