@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A player's tour of every screen, for a person to look at: the start page, declaring, burying
 the kitty, calling a friend (find-a-friend), a trick, the settings, the round summary, a LAN room
-seen from two browsers, the end of a match and its replay, find-a-friend tables of 5 and 7.
+seen from two browsers, the end of a match and its replay, find-a-friend tables of 5, 7 and 8.
 One viewport size per run.
 
     python scripts/tour.py --size 360x640 --lang zh --out /tmp/tour
@@ -163,11 +163,11 @@ def match_tour(browser: Any, url: str, lang: str, size: tuple[int, int], shoot: 
 
 
 def seats_tour(browser: Any, url: str, lang: str, size: tuple[int, int], shoot: Any) -> None:
-    """Find-a-friend tables of 5 and 7: following a trick with every other seat's cards on it."""
+    """Find-a-friend tables of 5, 7 and 8: following a trick with every other seat's cards on it."""
     import httpx
     from table_page import my_turn, phase
 
-    for players, decks in ((5, 2), (7, 3)):
+    for players, decks in ((5, 2), (7, 3), (8, 4)):
         token = f"tour-seats{players}-{lang}"
         ctx = _context(browser, lang, size, token)
         page = ctx.new_page()
