@@ -12,6 +12,7 @@ import pytest
 
 pytest.importorskip("starlette")
 
+from test_client_modules import fake_table  # noqa: E402
 from test_table_feel import GOLDEN, _bots_until, _state_for, _zh_page  # noqa: E402
 
 from tuolaji.engine.match import Match  # noqa: E402
@@ -129,3 +130,23 @@ def test_a_spectator_reads_who_won_the_match_and_the_kitty_under_its_points(srv:
         assert page.locator("#summary table.score + .kitty-end").count() == 1
     finally:
         ctx.close()
+
+
+def test_english_says_one_card_not_card_s(srv: LiveServer, context: Any) -> None:
+    """Seen on the English table at every single lead: "Your turn — Follow with 1 card(s).";
+    the catalog's text for exactly one is used where it has one."""
+
+    def follow_one(m: Match) -> bool:
+        trick = m.round.trick
+        return (
+            m.round.phase == Phase.PLAY
+            and m.round.turn == 0
+            and trick is not None
+            and len(trick.plays) == 1
+            and len(trick.plays[0]) == 1
+        )
+
+    match = _bots_until("classic", follow_one)
+    page = fake_table(srv, context, _state_for(match, 0))  # the harness speaks English
+    assert page.locator("#status").inner_text() == "Your turn — Follow with 1 card."
+    assert page.evaluate("async () => (await import('/static/js/i18n.js')).t('follow_n', {n: 2})") == "Follow with 2 card(s)."

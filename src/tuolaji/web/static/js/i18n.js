@@ -25,6 +25,8 @@ export function setLang(l) {
 
 export function t(key, vars = {}) {
   const table = STRINGS[current] || STRINGS.en;
+  // exactly one: the catalog's KEY_one where it has one ("1 card", not "1 card(s)")
+  if (vars.n === 1 && `${key}_one` in table) key = `${key}_one`;
   let s = table[key] ?? STRINGS.en[key] ?? key;
   for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
   return s;
