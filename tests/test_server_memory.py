@@ -4,12 +4,29 @@ view of any event, old or new, to a client or a save that fell behind."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import random
+from pathlib import Path
 from typing import Any
 
-from tuolaji.bots.driver import Table
-from tuolaji.bots.registry import make_bot
-from tuolaji.engine.match import Match, RoundStarted
-from tuolaji.server.projection import EventLog
+import pytest
+
+pytest.importorskip("starlette")
+
+from tuolaji.bots.driver import Table  # noqa: E402
+from tuolaji.bots.random_bot import random_legal  # noqa: E402
+from tuolaji.bots.registry import make_bot  # noqa: E402
+from tuolaji.cards import cards_str  # noqa: E402
+from tuolaji.engine.match import RELEASED, Match, RoundStarted  # noqa: E402
+from tuolaji.engine.observation import observe  # noqa: E402
+from tuolaji.engine.round import Phase  # noqa: E402
+from tuolaji.record import from_record, to_record  # noqa: E402
+from tuolaji.server.api import export_record  # noqa: E402
+from tuolaji.server.app import Tables  # noqa: E402
+from tuolaji.server.projection import EventLog, declaration_choices, replay_frames  # noqa: E402
+from tuolaji.server.room import Conn, Room, Seat, hash_token  # noqa: E402
+from tuolaji.server.store import Store  # noqa: E402
 
 
 def _expected(match: Match, start: int, end: int, seat: int | None) -> list[dict[str, Any]]:
@@ -42,3 +59,98 @@ def test_the_event_log_forgets_old_rounds_but_still_shows_them_exactly() -> None
             assert log.for_seat(start, end, seat) == _expected(match, start, end, seat), (seat, start, end)
     assert [i for i, _ in log.full(starts[2])] == list(range(starts[2], n))
     assert [e for _, e in log.full(0)] == [ev.to_dict() for ev in match.events]  # what a save writes: whole
+
+
+def _served_room(tmp_path: Path, seed: int) -> tuple[Tables, Room, list[Conn]]:
+    tables = Tables(Store(tmp_path / "games.sqlite3"))
+    seats = [Seat(name=f"p{s}", token=hash_token(f"t{s}")) for s in range(4)]
+    room = Room("MEMRY", Match(rules="classic", seed=seed), seats=seats, host=seats[0].token, settings={"speed": "instant"})
+    assert tables.add(room) is room
+    return tables, room, []
+
+
+async def _play(tables: Tables, room: Room, rounds: int, records: list[dict[str, Any]]) -> None:
+    """Four seated clients play random legal moves (declaring when they can), the server saving
+    each answered action as it does; ``records`` gets every event as it happens."""
+    conns = []
+    for s in range(4):
+        conn = Conn()
+        await room.handle(conn, json.dumps({"type": "hello", "token": f"t{s}"}))
+        conns.append(conn)
+    rng = random.Random(3)
+    match = room.match
+    while len(match.rounds) < rounds and not match.over:
+        rnd = match.round
+        if room.between:
+            room.between = False
+            room.changed()
+        elif rnd.phase == Phase.DEAL:
+            room._deal_tick(everything=True)
+        else:
+            seat = rnd.turn
+            assert seat is not None
+            if rnd.phase == Phase.BURY:
+                msg = {"type": "bury", "cards": cards_str(rnd.hands[seat][: rnd.kitty_size])}
+            elif rnd.phase == Phase.PLAY:
+                msg = {"type": "play", "cards": cards_str(random_legal(observe(rnd, seat, with_events=False), rng))}
+            else:
+                choices = declaration_choices(rnd, seat)
+                msg = {"type": "declare", "cards": cards_str(choices[0])} if choices else {"type": "pass"}
+            await room.handle(conns[seat], json.dumps(msg))
+            if room.dirty:
+                tables.save_now(room)
+        for ev in match.events[len(records) :]:
+            records.append(ev.to_dict())
+        for conn in conns:
+            for sent in conn.take(room):
+                assert all(e["e"] != "released" for e in sent.get("events", ())), "a released event was sent"
+    for conn in conns:
+        room.leave(conn)
+
+
+def test_a_served_room_lets_go_of_saved_rounds_and_reads_them_back(tmp_path: Path) -> None:
+    """Issue 15 (soak): a room's memory does not grow with its match. Once the store holds a
+    finished round older than the last one, the room keeps only its result; the export, every
+    replay and a restart still give the whole game, exactly."""
+    tables, room, _ = _served_room(tmp_path, seed=11)
+    seen: list[dict[str, Any]] = []
+    asyncio.run(_play(tables, room, 7, seen))
+    match = room.match
+    assert match.released_rounds == len(match.rounds) - 1  # all but the last finished round
+    assert all(not r.events and not r.tricks for r in match.rounds[:-1]) and match.rounds[-1].events
+    assert match.events[: match.released] == [RELEASED] * match.released
+    assert [r.result for r in match.rounds] and all(r.result is not None or r.redeal for r in match.rounds)
+
+    # the export is the whole game, as played
+    whole = from_record(
+        {**to_record(Match(rules="classic", seed=11)), "deals": [cards_str(d) for d in match.deals], "events": seen}
+    )
+    assert export_record(match, room.all_events())["events"] == export_record(whole)["events"]
+    # every round replays as it was played, released or not, for every seat
+    for number in range(1, len(match.rounds) + 1):
+        for seat in (None, 0, 3):
+            assert room.replay(number, seat) == replay_frames(whole, number, seat), (number, seat)
+    # a late-comer gets this round's events, never a released one
+    late = Conn()
+    asyncio.run(room.handle(late, json.dumps({"type": "hello"})))
+    late.cursor = 0  # as if it had been sent nothing at all
+    state = [m for m in late.take(room) if m["type"] == "state"][-1]
+    assert state["events_skipped"] >= match.released and state["events_skipped"] + len(state["events"]) == len(seen)
+    assert [e["e"] for e in state["events"]] == [e["e"] for e in seen[state["events_skipped"] :]]
+    # a restart on the same file gives the whole game back
+    tables.flush_all()
+    tables.store.close()
+    again = Tables(Store(tmp_path / "games.sqlite3"))
+    loaded = again._read("MEMRY")
+    assert loaded is not None
+    assert [e.to_dict() for e in loaded[0].events] == seen
+    again.store.close()
+
+
+def test_a_room_keeps_what_a_failed_save_did_not_write(tmp_path: Path) -> None:
+    """Rounds are let go of only when every event before them is known to be in the store: a
+    write that failed holds them in memory, even if a later write of newer events worked."""
+    tables, room, _ = _served_room(tmp_path, seed=12)
+    room.durable = 0  # as if the first write had failed: every later write starts after a gap
+    asyncio.run(_play(tables, room, 5, []))
+    assert room.match.released == 0 and room.match.rounds[0].events

@@ -34,11 +34,21 @@ class MatchEnded(Event):
     levels: tuple[LevelIndex, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Released(Event):
+    """Stands in ``Match.events`` for an event let go by :meth:`Match.release` (a server that
+    saved it reads it back from its store). Never in a record: it has no parser."""
+
+
+RELEASED = Released()
+
+
 def _register() -> None:
     from . import events
 
     events.EVENT_NAMES[RoundStarted] = "round_started"
     events.EVENT_NAMES[MatchEnded] = "match_ended"
+    events.EVENT_NAMES[Released] = "released"  # (not in EVENT_TYPES: a record cannot hold one)
     events.EVENT_TYPES.update({"round_started": RoundStarted, "match_ended": MatchEnded})
 
 
@@ -99,6 +109,8 @@ class Match:
         self.winner: int | None = None
         self.time_up = False
         self.actions = 0
+        self.released = 0  # events before this index are RELEASED (Match.release)
+        self.released_rounds = 0  # finished rounds let go of: their events and tricks
         self._rng_before: tuple[Any, ...] | None = None  # the deal rng before this action's first new deal
         self.round = self._new_round()
 
@@ -288,6 +300,29 @@ class Match:
         self.finished = True
         self.winner = winner
         self.events.append(MatchEnded(winner, tuple(self.levels)))
+
+    def release(self, before: int) -> None:
+        """Let go of every event before index ``before`` (the start of a round) and of the play of
+        the rounds they belong to, keeping each round's result: a long match then holds only what
+        it still plays with. For a server whose store keeps the whole record (issue 15: memory
+        flat in the number of actions); indices into ``events`` and ``rounds`` do not change.
+        A released round cannot be replayed or exported from this object any more.
+        """
+        events = self.events
+        if before <= self.released:
+            return
+        start = events[before] if before < len(events) else None
+        if not isinstance(start, RoundStarted):
+            raise ValueError(f"event {before} does not start a round")
+        upto = start.number - 1  # the rounds finished before it
+        if upto > len(self.rounds):  # pragma: no cover - a round starts after the one before ends
+            raise AssertionError("a round starts before the one before it ended")
+        events[self.released : before] = [RELEASED] * (before - self.released)
+        for rnd in self.rounds[self.released_rounds : upto]:
+            rnd.events = []
+            rnd.tricks = []
+            rnd.public_tricks = ()
+        self.released, self.released_rounds = before, upto
 
     def view(self, seat: int | None) -> dict[str, object]:
         from .view import match_view

@@ -7,10 +7,12 @@ from __future__ import annotations
 import dataclasses
 import random
 import secrets
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any
 
 from ..cards import cards_str, new_deck
+from ..engine.events import Event
 from ..engine.match import Match
 from ..errors import Reason
 from ..messages import LANGUAGES, catalog
@@ -157,14 +159,17 @@ def new_room(code: str, game: NewGame, token: str | None) -> tuple[Room, str | N
     return room, made
 
 
-def export_record(match: Match) -> dict[str, Any]:
+def export_record(match: Match, events: Sequence[Event] | None = None) -> dict[str, Any]:
     """The record to hand out: the whole game once it is over; otherwise only the finished rounds.
 
     A game in progress must not reveal the current deal (it holds every hand) nor the seed (it
     would regenerate every deal), so the export stops at the end of the last finished round and
-    carries a freshly shuffled deal for the next round, with no seed.
+    carries a freshly shuffled deal for the next round, with no seed. ``events``: every event of
+    the match, where it let go of some (``Match.release``; the server reads them back).
     """
     data = to_record(match)
+    if events is not None:
+        data["events"] = [e.to_dict() for e in events]
     if match.over:
         return data
     events = data["events"]

@@ -45,6 +45,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import __version__
+from ..engine.events import Event, event_from_dict
 from ..engine.match import Match
 from ..record import RecordError, from_record
 from ..ruleset import PRESETS, RuleSetError
@@ -219,6 +220,11 @@ class Tables:
         for g in batch:
             code = g["code"]
             room = self.rooms.get(code)
+            if code not in failed and room is not None:
+                first = g["events"][0][0] if g["events"] else g["n_events"]
+                if first <= room.durable:  # (a write after one that failed proves nothing)
+                    room.durable = max(room.durable, g["n_events"])
+                room.release_saved()
             if code in failed:
                 if room is not None:
                     room.saved_events = min(room.saved_events, g["events"][0][0] if g["events"] else room.saved_events)
@@ -277,13 +283,22 @@ class Tables:
     def add(self, room: Room) -> Room | None:
         """Keep a new room and save it; None (and the room forgotten) when it cannot be saved."""
         self.rooms[room.code] = room
-        room.on_change = self._changed
-        room.bot_budget = self.bot_budget
+        self._attach(room)
         if self.flush(room):
             del self.rooms[room.code]
             self.failing.discard(room.code)
             return None
         return room
+
+    def _attach(self, room: Room) -> None:
+        room.on_change = self._changed
+        room.bot_budget = self.bot_budget
+        code, store = room.code, self.store
+
+        def history(start: int, end: int) -> list[Event]:
+            return [event_from_dict(d) for d in store.events(code, start, end)]
+
+        room.history = history  # finished rounds are let go of once saved, and read back from here
 
     async def get(self, code: str) -> Room | None:
         code = code.upper()
@@ -342,15 +357,14 @@ class Tables:
             created=info["created"],
             match_deadline=saved_deadline(data),
         )
-        room.saved_events = len(record["events"])
+        room.saved_events = room.durable = len(record["events"])
         room.saved_deals = len(record["deals"])
         # a timed game saved without a deadline (before the match clock existed) got a full clock
         # on load: save it, so the next restart keeps this one
         room.dirty = len(match.events) != room.saved_events or room.match_deadline != saved_deadline(data)
         for s in seats:
             s.left_at = 0.0
-        room.on_change = self._changed
-        room.bot_budget = self.bot_budget
+        self._attach(room)
         self.rooms[code] = room
         return room
 
@@ -587,7 +601,7 @@ def create_app(
         room = await readable(request, Act.EXPORT)
         if isinstance(room, Response):
             return room
-        data = export_record(room.match)
+        data = export_record(room.match, room.all_events())
         stamp = time.strftime("%Y%m%d", time.localtime(room.created))
         return Response(
             json.dumps(data, ensure_ascii=False, indent=1),

@@ -205,6 +205,7 @@ class EventLog:
         # per event from ``base``: (its JSON, the seat that may see it whole or None for everyone, the JSON others get)
         self.cache: list[tuple[WireEvent, int | None, WireEvent | None]] = []
         self.starts: list[int] = []  # indices of the round starts from ``base`` on
+        self.round_starts: list[int] = []  # index of every round's start (round n at [n - 1])
 
     @staticmethod
     def _entry(ev: Event) -> tuple[WireEvent, int | None, WireEvent | None]:
@@ -225,6 +226,7 @@ class EventLog:
             i = self.base + len(cache)
             if isinstance(events[i], RoundStarted):
                 self.starts.append(i)
+                self.round_starts.append(i)
             cache.append(self._entry(events[i]))
         if len(self.starts) > 2:  # forget what comes before the last finished round
             keep = self.starts[-2]
@@ -232,8 +234,14 @@ class EventLog:
             del self.starts[:-2]
             self.base = keep
 
+    def sync(self) -> None:
+        """Take in the events appended since the last call."""
+        self._fill()
+
     def _entries(self, start: int, end: int) -> list[tuple[WireEvent, int | None, WireEvent | None]]:
         self._fill()
+        if start < self.match.released:
+            raise ValueError(f"events before {self.match.released} were released (the store has them)")
         base = self.base
         old = [self._entry(ev) for ev in self.match.events[start : min(end, base)]] if start < base else []
         return old + self.cache[max(0, start - base) : max(0, end - base)]
@@ -251,23 +259,29 @@ class EventLog:
 
 
 # ------------------------------------------------------------------ replays
-def replay_frames(match: Match, number: int, seat: int | None) -> ReplayResponse:
+def replay_frames(match: Match, number: int, seat: int | None, saved: Sequence[Event] | None = None) -> ReplayResponse:
     """Frames of finished round ``number`` as ``seat`` saw it: after the bury, then after every
     play. Only finished rounds may be replayed (every card of a finished round is public at its
     end). The round is played again from its own deal and start, so the cost is one round's,
-    whichever round of however long a match.
+    whichever round of however long a match. ``saved``: the round's events from its
+    ``round_started`` on, read back from the store, for a round the match let go of
+    (:meth:`Match.release`).
     """
     if not 1 <= number <= len(match.rounds):
         raise ValueError(f"round {number} is not finished; finished rounds: 1..{len(match.rounds)}")
-    start = next((ev for ev in match.events if isinstance(ev, RoundStarted) and ev.number == number), None)
-    if start is None:  # pragma: no cover - every round of a match starts with its event
+    events = match.events if saved is None else saved
+    start = next((ev for ev in events if isinstance(ev, RoundStarted) and ev.number == number), None)
+    if start is None:
         raise ValueError(f"round {number} has no start in this game")
+    played = match.rounds[number - 1].events if saved is None else saved
     rnd = Round(rules=match.rules, deck=match.deals[number - 1], level=start.level, dealer=start.dealer)
     from ..record import action_of_event
 
     frames: list[ReplayFrame] = []
     last_phase = rnd.phase
-    for ev in match.rounds[number - 1].events:
+    for ev in played:
+        if rnd.phase == Phase.DONE:
+            break  # (saved events run on to the match's end)
         action = action_of_event(ev)
         if action is None:
             continue  # an event the engine derives itself

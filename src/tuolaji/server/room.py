@@ -48,7 +48,7 @@ from ..engine.actions import (
     TimeUp,
     action_to_dict,
 )
-from ..engine.events import RoundEnded
+from ..engine.events import Event, RoundEnded
 from ..engine.match import Match
 from ..engine.observation import observe
 from ..engine.round import Phase
@@ -224,6 +224,10 @@ class Room:
         self.version = 0
         self._info: tuple[int, RoomInfo] | None = None
         self.log = projection.EventLog(match)
+        # the store's events [start, end) (set by a server that saves; only then does a room let
+        # go of finished rounds: release_saved), and how many events are known to be in it
+        self.history: Callable[[int, int], list[Event]] | None = None
+        self.durable = 0
         self._deal_tokens: list[tuple[Sequence[int], list[str]]] = []
         if match.over:
             self.status = "finished"
@@ -376,10 +380,10 @@ class Room:
         A redeal does not start a round: a reloaded page shows it, as the page open all along did."""
         events = self.match.events
         last = len(events) - 1
-        for i in range(last, -1, -1):
+        for i in range(last, self.match.released - 1, -1):  # (released events are in the store only)
             if isinstance(events[i], RoundEnded) and i != last:  # the end of the round before
                 return i + 1
-        return 0
+        return self.match.released
 
     def leave(self, conn: Conn) -> None:
         conn.closed = True
@@ -960,10 +964,10 @@ class Room:
             state["ready"] = sorted(self.ready)
         start, end = conn.cursor, len(match.events)
         conn.cursor = end
-        if end - start > EVENTS_PER_MESSAGE:
-            state["events_skipped"] = end - start - EVENTS_PER_MESSAGE
-            start = end - EVENTS_PER_MESSAGE
-        state["events"] = self.log.for_seat(start, end, seat)
+        first = max(start, end - EVENTS_PER_MESSAGE, match.released)  # (released: only in the store now)
+        if first > start:
+            state["events_skipped"] = first - start
+        state["events"] = self.log.for_seat(first, end, seat)
         return state
 
     def summary(self, seat: int | None, lang: str) -> Summary | None:
@@ -982,7 +986,8 @@ class Room:
         key = (number, seat)
         cached = self.replays.get(key)
         if cached is None:
-            cached = projection.replay_frames(self.match, number, seat)
+            saved = self.saved_round(number) if number <= self.match.released_rounds else None
+            cached = projection.replay_frames(self.match, number, seat, saved)
             self.replays[key] = cached
             while len(self.replays) > REPLAYS_KEPT:
                 self.replays.popitem(last=False)
@@ -990,6 +995,34 @@ class Room:
         return cached
 
     # ------------------------------------------------------------------ persistence
+    def release_saved(self) -> None:
+        """Let go of every finished round before the last one once the store holds it (its
+        events and play; ``Match.release``), so that a room's memory does not grow with the
+        length of its match. Its replay and the export read it back (``history``)."""
+        if self.history is None:
+            return
+        log = self.log
+        log.sync()
+        limit = min(log.base, self.durable)  # log.base: the last finished round's start
+        cut = max((i for i in log.round_starts if i <= limit), default=0)
+        if cut > self.match.released:
+            self.match.release(cut)
+
+    def saved_round(self, number: int) -> list[Event]:
+        """Round ``number``'s events, from its start, read back from the store."""
+        starts = self.log.round_starts
+        if self.history is None or number >= len(starts):
+            raise ValueError(f"round {number} is not kept")
+        return self.history(starts[number - 1], starts[number])
+
+    def all_events(self) -> list[Event]:
+        """Every event of the match, the released ones read back from the store."""
+        match = self.match
+        if not match.released:
+            return match.events
+        assert self.history is not None
+        return self.history(0, match.released) + match.events[match.released :]
+
     def persist_data(self) -> dict[str, Any]:
         return {
             "seats": [s.to_dict() for s in self.seats],

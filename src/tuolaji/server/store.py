@@ -303,6 +303,19 @@ class Store:
         with self.lock:
             return self.db.execute("SELECT 1 FROM games WHERE code = ?", (code,)).fetchone() is not None
 
+    def events(self, code: str, start: int, end: int) -> list[dict[str, Any]]:
+        """Saved events ``start:end`` of a game (raises LookupError when the store lacks one)."""
+        with self.lock:
+            texts = [
+                d
+                for (d,) in self.db.execute(
+                    "SELECT data FROM events WHERE code = ? AND idx >= ? AND idx < ? ORDER BY idx", (code, start, end)
+                )
+            ]
+        if len(texts) != end - start:
+            raise LookupError(f"game {code}: the store holds {len(texts)} of its events {start}..{end - 1}")
+        return [json.loads(d) for d in texts]
+
     def load(self, code: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """``(record, info)`` for a saved game: the record document and the room data."""
         with self.lock:
