@@ -60,6 +60,21 @@ def table_view(match: Match, seat: int | None) -> TableView:
     return view
 
 
+def seat_view(match: Match, public: TableView, seat: int | None) -> TableView:
+    """``table_view(match, seat)`` made from the spectator's view of the same moment: only the
+    seat, its hand and (for the seat that buried it) the kitty differ, so a room builds the
+    rest once for all its connections (tests/test_server_views.py checks they are equal)."""
+    if seat is None:
+        return public
+    rnd = match.round
+    view = cast(TableView, dict(public))
+    view["seat"] = seat
+    view["hand"] = cards_str(rnd.level_ctx.sort(rnd.hands[seat]))
+    if rnd.phase != Phase.DONE and seat == rnd.burier and rnd.phase != Phase.BURY:
+        view["kitty"] = cards_str(rnd.kitty)
+    return view
+
+
 def declaration_choices(rnd: Round, seat: int) -> list[tuple[int, ...]]:
     """Declarations ``seat`` may make now (the engine's options, checked against the round)."""
     if rnd.phase != Phase.DEAL and rnd.turn != seat:

@@ -60,7 +60,7 @@ from .limits import BotBudget
 from .local import reclaim
 from .protocol import Message, MessageError, parse_message, reason_text
 from .seat_names import seat_names
-from .wire import HintAction, PublicSummary, ReplayResponse, RoomInfo, StateMsg, Summary
+from .wire import HintAction, PublicSummary, ReplayResponse, RoomInfo, StateMsg, Summary, TableView
 
 log = logging.getLogger("tuolaji.server")
 
@@ -223,6 +223,7 @@ class Room:
         self.hint_lock = asyncio.Lock()
         self.version = 0
         self._info: tuple[int, RoomInfo] | None = None
+        self._public: tuple[tuple[int, int, int], TableView] | None = None
         self.log = projection.EventLog(match)
         # the store's events [start, end) (set by a server that saves; only then does a room let
         # go of finished rounds: release_saved), and how many events are known to be in it
@@ -924,6 +925,13 @@ class Room:
         self._info = (self.version, info)
         return info
 
+    def _public_view(self) -> TableView:
+        """The table as a spectator sees it now, built once for all connections."""
+        key = (self.version, self.match.actions, len(self.match.events))
+        if self._public is None or self._public[0] != key:
+            self._public = (key, projection.table_view(self.match, None))
+        return self._public[1]
+
     def state_for(self, conn: Conn) -> StateMsg:
         """The whole table as ``conn`` may see it, with the events it has not been sent yet."""
         match = self.match
@@ -937,7 +945,7 @@ class Room:
                 "lang": conn.lang,
                 "autoplay": conn.seat is not None and self.seats[conn.seat].autoplay,
             },
-            "view": projection.table_view(match, seat),
+            "view": projection.seat_view(match, self._public_view(), seat),
             "between": self.between,
             "thinking": self.thinking,
             "waiting_for": self.decider(),

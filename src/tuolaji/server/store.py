@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..record import FORMAT, VERSION
+from . import jsontext
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -280,7 +281,7 @@ class Store:
     @staticmethod
     def row(g: dict[str, Any]) -> tuple[dict[str, Any], tuple[str, str | None, str, str, list[tuple[int, str]]]]:
         def text(v: Any) -> str:
-            return v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, separators=(",", ":"))
+            return v if isinstance(v, str) else jsontext.dumps(v)
 
         deals = g.get("deals")
         return g, (

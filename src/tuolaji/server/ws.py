@@ -9,20 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from collections.abc import Callable
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from . import jsontext
 from .limits import Limits, TokenBucket
 from .protocol import reason_text
 from .room import Conn, Room
 
 
 def dumps(msg: dict[str, Any]) -> str:
-    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+    return jsontext.dumps(msg)
 
 
 async def serve_socket(websocket: WebSocket, room: Room, conn: Conn, *, limits: Limits, after: Callable[[Room], object]) -> None:
