@@ -17,6 +17,7 @@ from test_table_feel import GOLDEN, _bots_until, _state_for, _zh_page  # noqa: E
 
 from tuolaji.engine.match import Match  # noqa: E402
 from tuolaji.engine.round import Phase  # noqa: E402
+from tuolaji.messages import catalog  # noqa: E402
 from tuolaji.record import from_record  # noqa: E402
 from tuolaji.server.testing import LiveServer  # noqa: E402
 
@@ -68,6 +69,28 @@ def test_the_rules_help_reads_as_a_page_on_a_phone_and_keeps_its_place(srv: Live
     assert 0 <= last["top"] and last["bottom"] <= PHONE["height"], "the last rule is still in sight"
     page.click("#btn-help-close")
     page.locator("#rules-help").wait_for(state="detached")
+    assert not page.errors
+
+
+def test_the_rules_help_shows_what_the_table_deals_not_a_blank(srv: LiveServer, phone: Any) -> None:
+    """Seen in the help: settings left to be worked out (hand and kitty size, the number of friends)
+    and settings with no limit read "—", which tells a player nothing."""
+    match: Match = _bots_until("bianfeng-friend", lambda m: m.round.phase == Phase.PLAY)
+    page = _zh_page(srv, phone, _state_for(match, 0))
+    page.evaluate("(rules) => window.room.deliver({type: 'welcome', rules})", match.rules.to_dict())
+    page.click("#btn-rules-help")
+    page.locator("#rules-help").wait_for()
+    rows: dict[str, str] = page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('#rules-help table.score tr')]
+            .map((tr) => [tr.querySelector('th').textContent, tr.querySelector('td').textContent]))"""
+    )
+    zh = catalog("zh")
+    rules = match.rules
+    assert rows[zh["setting"]["hand_size"]] == str(rules.hand_size_value)
+    assert rows[zh["setting"]["kitty_size"]] == str(rules.kitty_size_value)
+    assert rows[zh["setting"]["friends"]] == str(rules.friends_value)
+    assert rows[zh["setting"]["match_minutes"]] == zh["ui"]["none"]
+    assert "—" not in rows.values()
     assert not page.errors
 
 

@@ -24,13 +24,19 @@ export async function helpDialog(rules, close) {
   const say = (x, dflt) => (x ? (lang() === "zh" ? x.zh : x.en) : dflt);
   const preset = labels.presets[rules.name];
   const fields = schema.fields.filter((f) => f.name !== "name" && f.name !== "description");
+  // settings left empty are worked out from the others (hand and kitty from players and decks,
+  // the number of friends from the players): show what this table deals, not a blank
+  const check = await api("/api/rules/check", { method: "POST", body: { rules } });
+  const deal = check && check.ok ? check.deal : null;
+  /** @type {Record<string, number | undefined>} */
+  const derived = deal ? { hand_size: deal.hand, kitty_size: deal.kitty, friends: deal.friends || undefined } : {};
   /** @param {import("./wire").RuleField} f */
   const row = (f) => {
-    const v = rules[f.name];
-    let shown = "—";
+    const v = rules[f.name] ?? derived[f.name];
+    let shown = t("none");
     if (f.kind === "enum" && typeof v === "string") shown = say(labels.options[v], v);
     else if (f.kind === "bool") shown = v ? "✓" : "✗";
-    else if (Array.isArray(v)) shown = v.join(" ") || "—";
+    else if (Array.isArray(v)) shown = v.join(" ") || t("none");
     else if (v !== null && v !== undefined) shown = String(v);
     return h("tr", {}, h("th", { scope: "row" }, say(labels.settings[f.name], f.name)), h("td", {}, shown));
   };
