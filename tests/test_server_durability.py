@@ -54,6 +54,24 @@ def test_one_game_that_cannot_be_saved_never_stops_the_others(tmp_path: Path) ->
     store.close()
 
 
+def test_an_older_write_landing_after_a_newer_one_never_undoes_it(tmp_path: Path) -> None:
+    """The saver thread takes a batch (events 0-4), a round ends meanwhile and is written at once
+    on the event loop (events 5-9); the saver's batch reaches the file second. Before, it set the
+    game back to 5 events: a kill then undid a round its players had seen end."""
+    store = Store(tmp_path / "g.sqlite3")
+    store.save_many([_game("G0001", 0)])
+    older = _game("G0001", 5)
+    newer = dict(_game("G0001", 10), events=[(i, {"e": "x", "i": i}) for i in range(5, 10)], room={"seats": ["new"]})
+    store.save_many([newer])
+    store.save_many([older])
+    loaded = store.load("G0001")
+    assert loaded is not None
+    record, info = loaded
+    assert [e["i"] for e in record["events"]] == list(range(10))
+    assert info["room"] == {"seats": ["new"]}
+    store.close()
+
+
 def test_commits_never_checkpoint_the_saver_does_and_nothing_is_lost(tmp_path: Path) -> None:
     """A checkpoint copies the write-ahead log into the file with an fsync, which can stall for
     hundreds of milliseconds: never inside a commit (those of answered actions run on the event

@@ -270,7 +270,10 @@ class Store:
                 if deals is not None:
                     sets += ", deals = ?"
                     args.append(deals)
-                db.execute(f"UPDATE games SET {sets} WHERE code = ?", (*args, code))
+                # a write of older changes that reaches the file after a newer one (the saver
+                # thread's batch, overtaken by a round end written at once on the event loop)
+                # adds its events but never sets the game back
+                db.execute(f"UPDATE games SET {sets} WHERE code = ? AND n_events <= ?", (*args, code, g["n_events"]))
             db.executemany("INSERT OR REPLACE INTO events (code, idx, data) VALUES (?, ?, ?)", ((code, i, d) for i, d in events))
             db.execute("COMMIT")
         except BaseException:
