@@ -15,6 +15,7 @@ from ..ruleset import RuleSet
 from ..trump import TrumpContext
 from .actions import Redeal
 from .events import Event
+from .legal import is_legal
 from .round import Phase, Round
 
 
@@ -145,7 +146,7 @@ def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
         calls_shown=tuple(rnd.call_shown),
         from_kitty=tuple(rnd.from_kitty[seat]),
         may_declare=rnd.declare_refusal(seat) is None,
-        may_redeal=rnd.phase == Phase.DECLARE and rnd.turn == seat and _legal(rnd, Redeal(seat)),
+        may_redeal=rnd.phase == Phase.DECLARE and rnd.turn == seat and is_legal(rnd, Redeal(seat)),
         may_surrender=rnd.rules.surrender and rnd.surrender_refusal(seat) is None,
         surrender_by=rnd.surrender_by,
         kept_options=kept,
@@ -160,11 +161,3 @@ def _known_dealer_side(rnd: Round) -> tuple[int, ...]:
     if rnd.find_friend and not rnd.friend_revealed:
         return tuple(sorted((rnd.dealer, *rnd.shown_friends())))
     return tuple(sorted(rnd.dealer_side()))
-
-
-def _legal(rnd: Round, action: Redeal) -> bool:
-    try:
-        rnd.check(action)
-    except ValueError:
-        return False
-    return True

@@ -15,7 +15,6 @@ from ..engine.actions import Declare, Redeal
 from ..engine.events import Buried, Dealt, Event, KittyTaken, Played
 from ..engine.legal import is_legal
 from ..engine.match import Match, RoundStarted
-from ..engine.observation import observe
 from ..engine.round import Phase, Round
 from ..engine.view import round_view
 from ..errors import IllegalAction
@@ -82,7 +81,7 @@ def declaration_choices(rnd: Round, seat: int) -> list[tuple[int, ...]]:
     if rnd.phase == Phase.DEAL and rnd.dealt == 0:
         return []
     out = []
-    for cards in observe(rnd, seat, with_events=False).declaration_options():
+    for cards in rnd.declaration_options(seat):
         try:
             rnd.check(Declare(seat, tuple(cards)))
         except IllegalAction:
