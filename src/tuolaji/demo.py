@@ -48,6 +48,7 @@ class Printer:
         self.tricks = tricks
         self.seen = 0
         self.line: list[str] = []
+        self.redeal_granted = False  # a player's redeal (暴动) was printed; the round's Redealt follows
 
     def __call__(self, match: Match, action: Action) -> None:
         for ev in match.events[self.seen :]:
@@ -65,7 +66,9 @@ class Printer:
         elif isinstance(ev, Declared):
             out(f"  {SEATS[ev.seat]} declares {_cards(ev.cards)} → {SUIT_WORD[ev.trump]}")
         elif isinstance(ev, Redealt):
-            out("  Nobody declared: the cards are dealt again.")
+            if not self.redeal_granted:  # a granted redeal said so already
+                out("  Nobody declared: the cards are dealt again.")
+            self.redeal_granted = False
         elif isinstance(ev, TrumpFixed):
             how = {"declared": "", "override": " (overridden after the bury)"}.get(
                 ev.source, f" (no declaration: {ev.source.replace('_', ' ')})"
@@ -74,7 +77,8 @@ class Printer:
         elif isinstance(ev, KittyTaken):
             pass
         elif isinstance(ev, RedealRequested):
-            out(f"  {SEATS[ev.seat]} holds almost no points and asks for a redeal (暴动)")
+            out(f"  {SEATS[ev.seat]} holds almost no points and asks for a redeal (暴动): granted, the cards are dealt again")
+            self.redeal_granted = True
         elif isinstance(ev, FriendCalled):
             copy = f"copy {ev.nth} of " if ev.nth else ""
             out(f"  {SEATS[ev.seat]} calls {copy}{pretty(ev.card)}: whoever it names is a friend")

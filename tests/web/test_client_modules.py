@@ -4,6 +4,7 @@ postMessage transport over a MessageChannel."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -175,3 +176,30 @@ def test_the_second_of_two_friend_calls(srv: LiveServer, context: Any, state: di
     sent = [m for m in page.evaluate("window.room.sent") if m["type"] == "call_friend"]
     assert [{k: v for k, v in m.items() if k != "id"} for m in sent] == [{"type": "call_friend", "card": "DA"}]
     assert not page.errors
+
+
+def test_a_joker_face_reads_in_the_page_language(srv: LiveServer, context: Any) -> None:
+    """The English table showed 大王/小王 on the jokers' faces: an English face reads BIG/SMALL beside
+    the JOKER letters (and the log says Big Joker); the Chinese keeps 大王/小王."""
+    page = context.new_page()
+    page.goto(srv.url + "/api/info")
+    faces = page.evaluate(
+        """async () => {
+          const { cardEl, cardText } = await import('/static/js/cards.js');
+          const { setLang } = await import('/static/js/i18n.js');
+          const out = {};
+          for (const lang of ['en', 'zh', 'en']) {
+            setLang(lang);
+            for (const c of ['BJ', 'LJ']) {
+              const el = cardEl(c);
+              out[lang + c] = [el.querySelector('svg').textContent.replace(/\\s+/g, ''), el.getAttribute('aria-label'), cardText(c)];
+            }
+          }
+          return out;
+        }"""
+    )
+    assert faces["enBJ"] == ["JOKER★BIG", "big joker", "Big Joker"], faces
+    assert faces["enLJ"] == ["JOKER★SMALL", "small joker", "Small Joker"], faces
+    assert faces["zhBJ"] == ["JOKER★大王", "大王", "大王"], faces
+    assert faces["zhLJ"] == ["JOKER★小王", "小王", "小王"], faces
+    assert not re.search(r"[\u4e00-\u9fff]", faces["enBJ"][0] + faces["enLJ"][0])

@@ -1,5 +1,5 @@
 """The end of a match (and a redeal) as players see it: a timed match whose clock runs out before any round
-finished still gets its end screen, a tie nobody reached first reads as a draw, and a failed
+finished still gets its end screen, a tie nobody reached first reads as a draw (in the statistics too), and a failed
 throw at a table with a stake says how many coins it cost."""
 
 from __future__ import annotations
@@ -70,6 +70,11 @@ def test_time_up_in_the_first_round_shows_the_end_of_the_match_as_a_draw(
         assert [purses.nth(i).locator("td").inner_text().strip() for i in range(4)] == ["0"] * 4
         assert page.locator("#match-end a").count() >= 2  # export and home; no replay without a finished round
         assert page.locator("#dialog-title").inner_text() == ("比赛结束" if lang == "zh" else "Match over")
+        # the statistics count the match as drawn: played, neither won nor lost (before, a match the clock
+        # ended with no round finished was not counted at all)
+        page.goto(srv.url + "/")
+        matches = page.locator("#stats tbody tr").first.locator("td").nth(3)
+        assert matches.inner_text() == ("0 / 1 · 平 1 场" if lang == "zh" else "0 / 1 · 1 drawn"), matches.inner_text()
         assert not errors, errors
     finally:
         ctx.close()
@@ -143,4 +148,21 @@ def test_the_log_names_who_asked_for_a_redeal(srv: LiveServer, context: Any) -> 
     log = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
     assert any("asks for a redeal" in line and "dealer stays" in line for line in log), log
     assert not any("Nobody declared" in line for line in log), log
+    assert not page.errors
+
+
+@pytest.mark.parametrize(("winner", "draw", "won", "drawn"), [(0, False, 1, 0), (1, False, 0, 0), (None, True, 0, 1)])
+def test_a_match_counts_once_in_the_statistics_as_won_lost_or_drawn(
+    srv: LiveServer, context: Any, winner: int | None, draw: bool, won: int, drawn: int
+) -> None:
+    """Seat 0 (team 0) sees the match over: won, lost, or drawn (a timed match with no side ahead: played,
+    neither won nor lost). States after the end count it once."""
+    state, _ = _state_after_a_failed_throw()
+    state = {**state, "view": {**state["view"], "over": True, "winner": winner, "draw": draw, "time_up": draw}}
+    context.add_init_script("localStorage.removeItem('tuolaji.stats')")
+    page = fake_table(srv, context, state)
+    page.evaluate("(s) => { window.room.deliver(s); window.room.deliver(s); }", state)
+    lines = page.evaluate("() => JSON.parse(localStorage.getItem('tuolaji.stats')).lines")
+    (line,) = lines.values()
+    assert (line["matches"], line["matchesWon"], line.get("matchesDrawn", 0)) == (1, won, drawn), line
     assert not page.errors

@@ -12,8 +12,8 @@ export function rankOf(card) { return card.slice(1); }
 export function isRed(card) { return card === "BJ" || card[0] === "H" || card[0] === "D"; }
 
 export function cardText(card) {
-  if (card === "BJ") return lang() === "zh" ? "大王" : "BJ";
-  if (card === "LJ") return lang() === "zh" ? "小王" : "LJ";
+  if (card === "BJ") return lang() === "zh" ? "大王" : "Big Joker";
+  if (card === "LJ") return lang() === "zh" ? "小王" : "Small Joker";
   return SUIT_SYMBOL[card[0]] + card.slice(1);
 }
 
@@ -21,7 +21,7 @@ export function cardsText(cards) { return (cards || []).map(cardText).join(" ");
 
 export function cardLabel(card) {
   if (card === "BJ") return lang() === "zh" ? "大王" : "big joker";
-  if (card === "LJ") return lang() === "zh" ? "小王" : "little joker";
+  if (card === "LJ") return lang() === "zh" ? "小王" : "small joker";
   const r = card.slice(1);
   if (lang() === "zh") return SUIT_ZH[card[0]] + r;
   return `${RANK_EN[r] || r} of ${SUIT_EN[card[0]]}`;
@@ -34,22 +34,30 @@ export function suitText(s) {
 
 const cache = new Map();
 
-// The SVG markup of one card face (or the back with card === null).
+/** @param {string} card "BJ" or "LJ" */
+function jokerName(card) {
+  if (lang() === "zh") return card === "BJ" ? "大王" : "小王";
+  return card === "BJ" ? "BIG" : "SMALL";
+}
+
+// The SVG markup of one card face (or the back with card === null). A joker's face names it in the
+// page's language: 大王/小王, or BIG/SMALL beside the JOKER letters.
 export function cardSvg(card) {
-  const key = card || "back";
+  const joker = card === "BJ" || card === "LJ";
+  const key = joker ? `${card}:${lang()}` : card || "back";
   if (cache.has(key)) return cache.get(key);
   let body;
   if (!card) {
     body = `<rect x="1" y="1" width="58" height="82" rx="5" fill="#1d4f8f" stroke="#fff" stroke-width="2"/>
       <rect x="6" y="6" width="48" height="72" rx="3" fill="none" stroke="#9cc2ff" stroke-width="1.2"/>
       <path d="M30 16 L44 42 L30 68 L16 42 Z" fill="#2f6fbf" stroke="#9cc2ff" stroke-width="1"/>`;
-  } else if (card === "BJ" || card === "LJ") {
+  } else if (joker) {
     const color = card === "BJ" ? "#c8102e" : "#222";
     const letters = "JOKER".split("").map((ch, i) =>
       `<text x="8" y="${16 + i * 10}" font-size="9" font-weight="700" fill="${color}" text-anchor="middle">${ch}</text>`).join("");
     body = `<rect x="0.5" y="0.5" width="59" height="83" rx="5" fill="#fff" stroke="#888"/>${letters}
       <text x="34" y="54" font-size="30" fill="${color}" text-anchor="middle">★</text>
-      <text x="34" y="74" font-size="9" fill="${color}" text-anchor="middle">${card === "BJ" ? "大王" : "小王"}</text>`;
+      <text x="34" y="74" font-size="9" font-weight="700" fill="${color}" text-anchor="middle">${jokerName(card)}</text>`;
   } else {
     const s = card[0];
     const r = card.slice(1);

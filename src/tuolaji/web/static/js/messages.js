@@ -4,7 +4,7 @@
 export const CATALOG = {
  "en": {
   "coach": {
-   "big_joker": "BJ",
+   "big_joker": "Big Joker",
    "declared": "{who} shows {shown}; to override, show a stronger pair (or a joker pair)",
    "follow_all": "The lead is {suit} ({lead}). You hold only {held} {suit}: {own}; play all of them, then anything",
    "follow_suit": "The lead is {suit} ({lead}). You hold {held} {suit}, so all {n} cards must be {suit}",
@@ -16,7 +16,7 @@ export const CATALOG = {
    "seat": "seat {seat}",
    "sentences": "{first}. {second}",
    "sep": ", ",
-   "small_joker": "LJ",
+   "small_joker": "Small Joker",
    "suit_0": "spades",
    "suit_1": "hearts",
    "suit_2": "clubs",
@@ -149,7 +149,7 @@ export const CATALOG = {
    "declare_nothing": "show at least one card",
    "declare_single_joker": "a single joker cannot declare; a joker pair declares no-trump",
    "declare_with_big_joker": "show the level card(s) with one big joker (joker-backed declaring)",
-   "declare_with_small_joker": "show the level card(s) with one little joker (joker-backed declaring)",
+   "declare_with_small_joker": "show the level card(s) with one small joker (joker-backed declaring)",
    "empty_play": "choose at least one card",
    "file_too_big": "that file is too large",
    "foreign_save": "this save was not made by this game (or by a newer version); it was left as it is",
@@ -519,6 +519,7 @@ export const CATALOG = {
    "start_game": "Play",
    "start_page": "Start page",
    "stats": "Your statistics",
+   "stats_drawn": "{n} drawn",
    "stats_levels": "Levels gained",
    "stats_matches": "Matches won",
    "stats_none": "No rounds played yet.",
@@ -1091,6 +1092,7 @@ export const CATALOG = {
    "start_game": "开始",
    "start_page": "首页",
    "stats": "你的战绩",
+   "stats_drawn": "平 {n} 场",
    "stats_levels": "升的级数",
    "stats_matches": "赢的比赛",
    "stats_none": "还没有打过的局。",

@@ -196,7 +196,7 @@ function statsPanel() {
     h("tbody", {}, ...lines.map(([key, x]) => {
       const [difficulty, rules] = key.split("|");
       return h("tr", {}, h("td", {}, t(difficulty || "")), h("td", {}, rules || ""), h("td", {}, `${x.roundsWon} / ${x.rounds}`),
-        h("td", {}, `${x.matchesWon} / ${x.matches}`), h("td", {}, String(x.levels)), h("td", {}, String(x.best)));
+        h("td", {}, `${x.matchesWon} / ${x.matches}` + (x.matchesDrawn ? ` · ${t("stats_drawn", { n: x.matchesDrawn })}` : "")), h("td", {}, String(x.levels)), h("td", {}, String(x.best)));
     }))));
   return box;
 }

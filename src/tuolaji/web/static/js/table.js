@@ -12,7 +12,7 @@ import { PHASE_KEYS, defaultName, langButton, relSeat, seatPlace, signed, trumpT
 import { onHandKey, renderHand, selectCards, selectedCards } from "./hand.js";
 import { lobbyDialog, matchEndDialog, summaryDialog } from "./summary.js";
 import { GameLog, throwPenalty } from "./log.js";
-import { recordRound } from "./stats.js";
+import { recordMatch, recordRound } from "./stats.js";
 import { RoundTally, effectiveSuit, GROUPS } from "./tally.js";
 import { applyMotion, dealTo, flyIn, fxOn, motionOn, play as playCue, reducedMotion, setFx, sweepTo } from "./fx.js";
 import { helpDialog } from "./help.js";
@@ -36,6 +36,8 @@ export class TablePage {
   constructor(code, { readonly = false, container }) {
     this.code = code;
     this.readonly = readonly;
+    /** @type {Set<string>} rounds and the match this page has counted in the statistics */
+    this.counted = new Set();
     this.container = container;
     /** @type {StateMsg | null} */
     this.state = null;
@@ -200,7 +202,8 @@ export class TablePage {
   onState(m) {
     const prev = this.state;
     this.state = m;
-    if (m.summary) { this.lastSummary = m.summary; this.count(m); }
+    if (m.summary) this.lastSummary = m.summary;
+    this.count(m);
     if (this.firstRound === null) this.firstRound = m.view.round_number;
     if (m.re && this.pendingAction !== null && m.re.includes(this.pendingAction)) {
       this.pendingAction = null;
@@ -248,20 +251,25 @@ export class TablePage {
   }
 
   /**
-   * Count a finished round in the player's statistics (stats.js counts each round once).
-   * @param {StateMsg} m a state carrying a summary
+   * Count a finished round, and a finished match, in the player's statistics (stats.js counts each
+   * once; this page asks once per round and match it saw).
+   * @param {StateMsg} m
    */
   count(m) {
-    const s = m.summary;
     const me = m.you ? m.you.seat : null;
-    if (!s || me === null || this.readonly) return;
-    const mySide = s.sides[me];
-    const won = (mySide === "dealer") === (s.result.team === "dealer");
-    const team = m.room.seats[me] ? m.room.seats[me].team : null;
-    recordRound({
-      code: this.code, round: s.round, difficulty: m.room.settings.difficulty || "normal", rules: m.room.rules,
-      won, levels: won ? s.result.levels : 0, matchOver: m.view.over, matchWon: m.view.over && s.winner === team,
-    });
+    if (me === null || this.readonly) return;
+    const base = { code: this.code, difficulty: m.room.settings.difficulty || "normal", rules: m.room.rules };
+    const s = m.summary;
+    if (s && !this.counted.has(`round ${s.round}`)) {
+      this.counted.add(`round ${s.round}`);
+      const won = (s.sides[me] === "dealer") === (s.result.team === "dealer");
+      recordRound({ ...base, round: s.round, won, levels: won ? s.result.levels : 0 });
+    }
+    if (m.view.over && !this.counted.has("match")) {  // also when the clock ended it with no round finished
+      this.counted.add("match");
+      const team = m.room.seats[me] ? m.room.seats[me].team : null;
+      recordMatch({ ...base, result: m.view.draw ? "drawn" : m.view.winner !== null && m.view.winner === team ? "won" : "lost" });
+    }
   }
 
   /**
