@@ -32,8 +32,8 @@ def test_the_demo_says_a_redeal_was_granted_not_that_nobody_declared() -> None:
     from io import StringIO
 
     from rich.console import Console
-    from test_variants import make_hands
 
+    from test_variants import make_hands
     from tuolaji.demo import Printer
     from tuolaji.engine.actions import Deal, Pass, Redeal
     from tuolaji.engine.events import Redealt

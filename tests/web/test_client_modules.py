@@ -192,7 +192,8 @@ def test_a_joker_face_reads_in_the_page_language(srv: LiveServer, context: Any) 
             setLang(lang);
             for (const c of ['BJ', 'LJ']) {
               const el = cardEl(c);
-              out[lang + c] = [el.querySelector('svg').textContent.replace(/\\s+/g, ''), el.getAttribute('aria-label'), cardText(c)];
+              const face = el.querySelector('svg').textContent.replace(/\\s+/g, '');
+              out[lang + c] = [face, el.getAttribute('aria-label'), cardText(c)];
             }
           }
           return out;
