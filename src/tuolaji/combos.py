@@ -85,6 +85,17 @@ def decompose(cards: Iterable[int], ctx: TrumpContext) -> list[Combo]:
     return list(got)
 
 
+def single_combo(card: int, ctx: TrumpContext) -> Combo:
+    """The combination of one card (shared: combinations are immutable)."""
+    singles = _SINGLES.get(ctx)
+    if singles is None:
+        singles = _SINGLES[ctx] = tuple(Combo(1, 1, ctx.order[c], (c,)) for c in range(len(ctx.order)))
+    return singles[card]
+
+
+_SINGLES: dict[TrumpContext, tuple[Combo, ...]] = {}  # contexts are shared objects, a few hundred at most
+
+
 def _decompose(cards: Sequence[int], ctx: TrumpContext) -> list[Combo]:
     counts = Counter(cards)
     order = ctx.pos

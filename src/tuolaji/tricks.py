@@ -57,17 +57,23 @@ def follow_shape_reason(
     n = len(lead)
     eff = ctx.eff
     e = eff[lead[0]]
-    suit_hand = [c for c in hand if eff[c] == e]
-    in_suit = [c for c in play if eff[c] == e]
-    if len(suit_hand) <= n:
-        return None if len(in_suit) == len(suit_hand) else Reason.MUST_FOLLOW_SUIT
-    if len(in_suit) != n:
+    suit_of = eff.__getitem__
+    if n == 1:  # a single led: any card of the suit, or any card when the suit is out
+        if eff[play[0]] == e or e not in map(suit_of, hand):
+            return None
         return Reason.MUST_FOLLOW_SUIT
-    if n == 1:
-        return None
+    in_suit = list(map(suit_of, play)).count(e)
+    held = list(map(suit_of, hand)).count(e)
+    if held <= n:
+        return None if in_suit == held else Reason.MUST_FOLLOW_SUIT
+    if in_suit != n:
+        return Reason.MUST_FOLLOW_SUIT
     comps = lead_comps if lead_comps is not None else decompose(lead, ctx)
     if len(comps) == n:  # all singles
         return None
+    if n == 2 and play[0] == play[1]:  # a pair led, a pair of the suit followed: nothing more to owe
+        return None
+    suit_hand = [c for c in hand if eff[c] == e]
     need = required_structure(Counter(suit_hand), comps, n, ctx.order)
     return structure_reason(play, need, comps, ctx)
 

@@ -240,3 +240,48 @@ def event_from_dict(data: dict[str, Any]) -> Event:
             v = tuple(v)
         kwargs[f.name] = v
     return cls(**kwargs)
+
+
+# The round makes these three once per card dealt, card played and trick: built by setting their
+# slots directly, they cost half what the frozen dataclass __init__ does (one object.__setattr__
+# call per field). The same fields, in the same order, as the classes' own constructors.
+_new = object.__new__
+_DEALT_SEAT, _DEALT_CARD = (Dealt.__dict__[f].__set__ for f in ("seat", "card"))
+_PLAYED = tuple(Played.__dict__[f].__set__ for f in ("seat", "cards", "attempted", "beaten_by", "beating"))
+_TRICK_ENDED = tuple(TrickEnded.__dict__[f].__set__ for f in ("winner", "points", "attacker_points"))
+
+
+def dealt(seat: int, card: int) -> Dealt:
+    """``Dealt(seat, card)``."""
+    ev = _new(Dealt)
+    _DEALT_SEAT(ev, seat)
+    _DEALT_CARD(ev, card)
+    return ev
+
+
+def played(
+    seat: int,
+    cards: tuple[int, ...],
+    attempted: tuple[int, ...] | None = None,
+    beaten_by: int | None = None,
+    beating: tuple[int, ...] | None = None,
+) -> Played:
+    """``Played(seat, cards, attempted, beaten_by, beating)``."""
+    ev = _new(Played)
+    s_seat, s_cards, s_attempted, s_beaten_by, s_beating = _PLAYED
+    s_seat(ev, seat)
+    s_cards(ev, cards)
+    s_attempted(ev, attempted)
+    s_beaten_by(ev, beaten_by)
+    s_beating(ev, beating)
+    return ev
+
+
+def trick_ended(winner: int, points: int, attacker_points: int) -> TrickEnded:
+    """``TrickEnded(winner, points, attacker_points)``."""
+    ev = _new(TrickEnded)
+    s_winner, s_points, s_attacker_points = _TRICK_ENDED
+    s_winner(ev, winner)
+    s_points(ev, points)
+    s_attacker_points(ev, attacker_points)
+    return ev

@@ -211,17 +211,51 @@ def lead_combos(hand: Sequence[int], ctx: TrumpContext, *, singles: bool = True)
     for card, cnt in counts.items():
         for k in range(1 if singles else 2, cnt + 1):
             out.append((card,) * k)
-    maxk = max(counts.values(), default=0)
-    for k in range(2, maxk + 1):
-        avail = _avail(counts, k, ctx.pos)
-        for lo, hi in _chains(avail):
-            for start in range(lo, hi):
-                for end in range(start + 1, hi + 1):
-                    options: list[tuple[int, ...]] = [()]
-                    for o in range(start, end + 1):
-                        options = [p + (c,) * k for p in options for c in avail[o]]
-                    out.extend(options)
+    out.extend(_chain_leads(counts, ctx))
     return out
+
+
+def _chain_leads(counts: dict[int, int], ctx: TrumpContext) -> list[tuple[int, ...]]:
+    """The tractor part of :func:`lead_combos` (after the singles and tuples), in its order."""
+    out: list[tuple[int, ...]] = []
+    pos = ctx.pos
+    held = [c for c, n in counts.items() if n >= 2]  # in the counts' order
+    if len(held) < 2:
+        return out
+    places = {pos[c] for c in held}
+    if not any(p + 1 in places for p in places):  # no two held tuples touch: no chain of any size
+        return out
+    k = 2
+    while len(held) >= 2:  # a chain needs two kinds holding k copies
+        avail: dict[int, list[int]] = {}
+        for c in held:
+            avail.setdefault(pos[c], []).append(c)
+        if len(avail) >= 2:
+            for cards in avail.values():
+                cards.sort()
+            for lo, hi in _chains(avail):
+                for start in range(lo, hi):
+                    for end in range(start + 1, hi + 1):
+                        options: list[tuple[int, ...]] = [()]
+                        for o in range(start, end + 1):
+                            options = [p + (c,) * k for p in options for c in avail[o]]
+                        out.extend(options)
+        k += 1
+        held = [c for c in held if counts[c] >= k]
+    return out
+
+
+def _random_lead(hand: Sequence[int], ctx: TrumpContext, rng: random.Random) -> tuple[int, ...]:
+    """``rng.choice(lead_combos(hand, ctx))`` without listing the singles and tuples: the same
+    draw from the random stream (a choice by the list's length) and the same lead."""
+    counts = Counter(hand)
+    chains = _chain_leads(counts, ctx)
+    i = rng.choice(range(len(hand) + len(chains)))  # the singles and tuples part holds len(hand) leads
+    for card, cnt in counts.items():
+        if i < cnt:
+            return (card,) * (i + 1)
+        i -= cnt
+    return chains[i]
 
 
 def random_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
@@ -243,12 +277,14 @@ def random_legal_play(
     Needs nothing hidden, so bots use it on their own observation.
     """
     if lead is None:
-        return rng.choice(lead_combos(hand, ctx))
+        return _random_lead(hand, ctx, rng)
     n = len(lead)
     eff = ctx.eff
     e = eff[lead[0]]
     suit = [c for c in hand if eff[c] == e]
-    if len(suit) <= n:
+    if len(suit) == n:  # rng.sample of no cards draws nothing
+        return tuple(suit)
+    if len(suit) < n:
         rest = [c for c in hand if eff[c] != e]
         return tuple(suit + rng.sample(rest, n - len(suit)))
     if n == 1:

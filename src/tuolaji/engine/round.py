@@ -17,7 +17,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from ..cards import POINTS, RANK_OF, LevelRank, is_joker, suit_of
-from ..combos import Combo, decompose
+from ..combos import Combo, decompose, single_combo
 from ..declaring import (
     Bid,
     bid_reason,
@@ -44,25 +44,25 @@ from ..ruleset import (
 from ..scoring import kitty_multiplier, level_change, round_coins, surrender_total
 from ..tricks import follow_shape_reason, is_sub_multiset, lead_reason, throw_block, trick_winner
 from ..trump import JOKER_LEVEL, TrumpContext
-from .actions import Action, Bury, CallFriend, Declare, Pass, Play, Redeal, Surrender, SurrenderAnswer
+from .actions import Action, Bury, CallFriend, Deal, Declare, Pass, Play, Redeal, Surrender, SurrenderAnswer
 from .events import (
     Buried,
-    Dealt,
     Declared,
     Event,
     FriendCalled,
     FriendRevealed,
     KittyTaken,
     Passed,
-    Played,
     RedealRequested,
     Redealt,
     RoundEnded,
     SurrenderAnswered,
     SurrenderProposed,
-    TrickEnded,
     TrumpFixed,
 )
+from .events import dealt as make_dealt
+from .events import played as make_played
+from .events import trick_ended as make_trick_ended
 
 if TYPE_CHECKING:
     from .observation import PublicTrick
@@ -77,6 +77,10 @@ class Phase(StrEnum):
     PLAY = "play"
     SURRENDER = "surrender"  # 投降: a side's proposal to concede awaits its partners' answers
     DONE = "done"
+
+
+# Phases as module constants: a global read is cheaper than an enum class attribute on the hot path.
+_DEAL, _DECLARE, _OVERRIDE, _PLAY = Phase.DEAL, Phase.DECLARE, Phase.OVERRIDE, Phase.PLAY
 
 
 class Trick:
@@ -358,7 +362,7 @@ class Round:
         if seat != self.turn:
             raise IllegalAction(Reason.NOT_YOUR_TURN, turn=self.turn)
 
-    def _check_declare(self, action: Declare) -> None:
+    def _check_declare(self, action: Declare) -> Bid:
         phase = self.phase
         if phase not in (Phase.DEAL, Phase.DECLARE, Phase.OVERRIDE):
             raise IllegalAction(Reason.WRONG_PHASE, phase=phase.value)
@@ -367,7 +371,7 @@ class Round:
         refusal = self.declare_refusal(action.seat)
         if refusal:
             raise IllegalAction(refusal)
-        self._read_bid(action, pairs_only=phase == Phase.OVERRIDE)
+        return self._read_bid(action, pairs_only=phase == Phase.OVERRIDE)
 
     def declare_refusal(self, seat: int) -> Reason | None:
         """Why ``seat`` may not declare at all now (seed 000 C: after the first round only the
@@ -433,13 +437,14 @@ class Round:
             return Reason.EMPTY_PLAY
         if not is_sub_multiset(cards, hand):
             return Reason.NOT_IN_HAND
-        assert self.ctx is not None and self.trick is not None
-        if not self.trick.plays:
-            return lead_reason(cards, self.ctx)
-        lead = self.trick.plays[0]
+        trick, ctx = self.trick, self.ctx
+        assert ctx is not None and trick is not None
+        if not trick.plays:
+            return lead_reason(cards, ctx) if len(cards) > 1 else None
+        lead = trick.plays[0]
         if len(cards) != len(lead):
             return Reason.WRONG_COUNT
-        return follow_shape_reason(lead, hand, cards, self.ctx, self.trick.lead_comps)
+        return follow_shape_reason(lead, hand, cards, ctx, trick.lead_comps)
 
     def declaration_options(self, seat: int) -> list[tuple[int, ...]]:
         """Declarations ``seat`` could make now that would stand.
@@ -448,7 +453,7 @@ class Round:
         level cards and jokers: a plain card dealt leaves it as it was; a level card or joker
         dealt to the seat, or a new standing bid, has it worked out again.
         """
-        if self.phase != Phase.DEAL:
+        if self.phase is not _DEAL:
             if self.declare_refusal(seat):
                 return []
             hand = self.declaring_hand(seat)
@@ -494,6 +499,26 @@ class Round:
 
     # ----------------------------------------------------------------- acting
     def apply(self, action: Action) -> None:
+        t = type(action)
+        if t is Deal:  # the common actions checked and acted on without the general dispatch
+            if self.phase is _DEAL:
+                self._deal()
+                return
+        elif t is Play:
+            seat = action.seat  # type: ignore[union-attr]
+            if self.phase is _PLAY and type(seat) is int and seat == self.turn:
+                cards = action.cards  # type: ignore[union-attr]
+                reason = self.play_reason(seat, cards)
+                if reason:
+                    trick = self.trick
+                    raise IllegalAction(reason, n=len(trick.plays[0]) if trick and trick.plays else 0)
+                self._play(seat, cards)
+                return
+        elif t is Declare:
+            seat = action.seat  # type: ignore[union-attr]
+            if self.phase in (_DEAL, _DECLARE, _OVERRIDE) and type(seat) is int and 0 <= seat < self.players:
+                self._declare(action, self._check_declare(action))  # type: ignore[arg-type]  # the bid read once
+                return
         self.check(action)
         self.apply_unchecked(action)
 
@@ -520,26 +545,28 @@ class Round:
             self._answer_surrender(action.seat, action.accept)  # type: ignore[union-attr]
 
     def _deal(self) -> None:
-        seat = self.next_deal_seat
-        card = self.deck[self.dealt]
+        dealt = self.dealt
+        seat = (self.start_seat + dealt) % self.players
+        card = self.deck[dealt]
         hand = self.hands[seat]
         hand.append(card)
-        self.dealt += 1
+        self.dealt = dealt = dealt + 1
         memo = self._declaring[seat]
         if memo is not None and memo.hand is hand and memo.n == len(hand) - 1:
             memo.n += 1
             if card in _DECLARING_KINDS[self.level]:  # a new kind goes last: first shown last
                 memo.counts[card] = memo.counts.get(card, 0) + 1
                 memo.options = None
-        self.events.append(Dealt(seat, card))
-        if self.deal_done:
+        self.events.append(make_dealt(seat, card))
+        if dealt >= self.players * self.hand_size:
             self.phase = Phase.DECLARE
             self.turn = self.start_seat
             self.passes = 0
             self._declaring = [None] * self.players  # kept for the deal only
 
-    def _declare(self, action: Declare) -> None:
-        bid = read_bid(action.seat, shown_cards(action.seat, action.cards, self.bid), self.level, self.rules)
+    def _declare(self, action: Declare, bid: Bid | None = None) -> None:
+        if bid is None:  # unchecked: read it here
+            bid = read_bid(action.seat, shown_cards(action.seat, action.cards, self.bid), self.level, self.rules)
         previous = self.bid
         self.bid = bid
         if self.first_bidder is None:
@@ -686,7 +713,7 @@ class Round:
         beaten_by: int | None = None
         beating: tuple[int, ...] | None = None
         if not trick.plays:
-            comps = decompose(cards, ctx) if len(cards) > 1 else [Combo(1, 1, ctx.order[cards[0]], (cards[0],))]
+            comps = decompose(cards, ctx) if len(cards) > 1 else [single_combo(cards[0], ctx)]
             if len(comps) > 1:
                 n = self.players
                 others = [self.hands[(seat + i) % n] for i in range(1, n)]  # in play order
@@ -715,7 +742,7 @@ class Round:
                         del by_suit[eff[c]]
         trick.seats.append(seat)
         trick.plays.append(played)
-        self.events.append(Played(seat, played, attempted, beaten_by, beating))
+        self.events.append(make_played(seat, played, attempted, beaten_by, beating))
         if self.friend_calls and not all(self.call_shown):
             self._show_friends(seat, played)
         if len(trick.plays) < self.players:
@@ -865,10 +892,13 @@ class Round:
                 pts += POINTS[c]
         trick.winner, trick.points = winner, pts
         self.seat_points[winner] += pts
-        if self.publicly_attacker(winner):
+        if self.find_friend:
+            if self.publicly_attacker(winner):
+                self.attacker_points += pts
+        elif (winner - self._dealer()) % 2 == 1:  # publicly_attacker: sides are public by parity
             self.attacker_points += pts
         self.tricks.append(trick)
-        self.events.append(TrickEnded(winner, pts, self.attacker_points))
+        self.events.append(make_trick_ended(winner, pts, self.attacker_points))
         if self.hands[winner]:
             self.trick = Trick(winner)
             self.turn = winner
