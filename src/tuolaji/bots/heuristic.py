@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from ..cards import POINTS, LevelRank, is_joker, is_level_card, suit_of
-from ..combos import best_top
+from ..combos import best_top, decompose
 from ..engine.observation import Observation
 from ..trump import TRUMP, TrumpContext
 from .base import Bot
@@ -24,11 +24,17 @@ from .teams import same_side
 
 
 class MemoryThreats:
-    """Who might beat a play, from unseen cards and shown voids (never from hidden hands)."""
+    """Who might beat a play, from unseen cards and shown voids (never from hidden hands).
+
+    One decision asks the same questions of the unseen cards again and again (for every option
+    and every opponent): their best combination of a shape and their count per suit are worked
+    out once per question and kept (a Memory never changes)."""
 
     def __init__(self, mem: Memory) -> None:
         self.mem = mem
         self._suits: dict[int, Counter[int]] | None = None
+        self._tops: dict[tuple[int, int, int], int] = {}
+        self._totals: dict[int, int] = {}
 
     def unseen(self, suit: int) -> Counter[int]:
         """``mem.unseen_in(suit)`` (read only): every suit's share sorted out in one pass."""
@@ -47,31 +53,43 @@ class MemoryThreats:
             got = suits[suit] = Counter()
         return got
 
+    def _top(self, suit: int, k: int, m: int) -> int:
+        """``best_top`` of the unseen cards of ``suit``."""
+        key = (suit, k, m)
+        top = self._tops.get(key)
+        if top is None:
+            top = self._tops[key] = best_top(self.unseen(suit), k, m, self.mem.ctx.order)
+        return top
+
+    def _few_left(self, suit: int, n: int) -> bool:
+        """Fewer than two leads' worth of ``suit`` unseen."""
+        total = self._totals.get(suit)
+        if total is None:
+            total = self._totals[suit] = sum(self.unseen(suit).values())
+        return total < n * 2
+
     def could_beat(self, seat: int, suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:
         mem = self.mem
-        order = mem.ctx.order
-        trumps_possible = mem.may_hold(seat, TRUMP)
+        void = mem.void[seat]
+        trumps_possible = TRUMP not in void
         if tier == 0:
-            if mem.may_hold(seat, suit):
+            if suit not in void:
                 if k >= 2 and suit in mem.no_pairs[seat]:
                     pass
-                elif best_top(self.unseen(suit), k, m, order) > top:
+                elif self._top(suit, k, m) > top:
                     return True
             if suit != TRUMP and trumps_possible:
-                few_left = sum(self.unseen(suit).values()) < n * 2
-                if suit in mem.void[seat] or few_left:
-                    return best_top(self.unseen(TRUMP), k, m, order) >= 0
+                if suit in void or self._few_left(suit, n):
+                    return self._top(TRUMP, k, m) >= 0
             return False
         if not trumps_possible:
             return False
-        if suit in mem.void[seat] or sum(self.unseen(suit).values()) < n * 2:
-            return best_top(self.unseen(TRUMP), k, m, order) > top
+        if suit in void or self._few_left(suit, n):
+            return self._top(TRUMP, k, m) > top
         return False
 
 
 def trick_state(obs: Observation) -> TrickState:
-    from ..combos import decompose
-
     trick = obs.trick
     seats: tuple[int, ...] = trick.seats if trick else ()
     plays: tuple[tuple[int, ...], ...] = trick.plays if trick else ()

@@ -55,42 +55,69 @@ class _Notes:
         self.done, self.last = done, last
         self.played, self.void, self.no_pairs, self.holds = played, void, no_pairs, holds
 
-    def copy(self) -> _Notes:
-        return _Notes(
-            self.done,
-            self.last,
-            Counter(self.played),
-            [set(v) for v in self.void],
-            [set(v) for v in self.no_pairs],
-            [Counter(h) for h in self.holds],
-        )
-
     def note(self, t: PublicTrick, ctx: TrumpContext) -> None:
+        """Add what ``t`` shows, in place."""
+        self._note(t, ctx, self.played, self.void, self.no_pairs, self.holds, False)
+
+    def noted(self, t: PublicTrick, ctx: TrumpContext) -> _Notes:
+        """These notes and what ``t`` shows, as new notes; these stay as they are. What ``t``
+        leaves unchanged (most seats' voids, pair shortages and holdings) is shared, not copied."""
+        played = self.played.copy()
+        void, no_pairs, holds = list(self.void), list(self.no_pairs), list(self.holds)
+        self._note(t, ctx, played, void, no_pairs, holds, True)
+        return _Notes(self.done, self.last, played, void, no_pairs, holds)
+
+    @staticmethod
+    def _note(
+        t: PublicTrick,
+        ctx: TrumpContext,
+        played: Counter[int],
+        void: list[set[int]],
+        no_pairs: list[set[int]],
+        holds: list[Counter[int]],
+        shared: bool,
+    ) -> None:
+        """Note ``t`` into the given lists; with ``shared`` their sets and counters belong to
+        others and are replaced (with the same contents and order) rather than changed."""
         eff = ctx.eff
         lead = t.plays[0]
         n = len(lead)
         suit = eff[lead[0]]
         pairs_needed = _pairs(lead, ctx) if n > 1 else 0
-        holds = self.holds
         if t.attempted is not None:  # a failed throw shows cards that went back to the hand
-            holds[t.leader].update(Counter(t.attempted) - Counter(lead))
+            h = holds[t.leader]
+            if shared:
+                h = holds[t.leader] = Counter(h)
+            h.update(Counter(t.attempted) - Counter(lead))
         for seat, play in zip(t.seats, t.plays, strict=False):
-            self.played.update(play)
+            played.update(play)
             if holds[seat]:
-                holds[seat] -= Counter(play)
+                if shared:  # ``-`` keeps the same entries in the same order as ``-=``
+                    holds[seat] = holds[seat] - Counter(play)
+                else:
+                    holds[seat] -= Counter(play)
             if seat == t.leader:
                 continue
             in_suit = [c for c in play if eff[c] == suit]
             if len(in_suit) < n:
-                self.void[seat].add(suit)
+                if shared:
+                    if suit not in void[seat]:
+                        void[seat] = void[seat] | {suit}
+                else:
+                    void[seat].add(suit)
             elif pairs_needed and sum(v // 2 for v in Counter(in_suit).values()) < pairs_needed:
-                self.no_pairs[seat].add(suit)
+                if shared:
+                    if suit not in no_pairs[seat]:
+                        no_pairs[seat] = no_pairs[seat] | {suit}
+                else:
+                    no_pairs[seat].add(suit)
 
 
-# Notes on the finished tricks, per seat and round, so that each decision only reads the tricks
-# finished since the last one. A round's finished tricks are shared, never-changing objects
-# (observe() builds each once), so the last trick read, found at its place again, proves the
-# observation continues the same round. Entries are replaced, never changed, once stored.
+# Notes on the finished tricks, per round, so that each decision only reads the tricks finished
+# since the last one. What finished tricks show is public, so every seat of a round shares the
+# same notes. A round's finished tricks are shared, never-changing objects (observe() builds
+# each once), so the last trick read, found at its place again, proves the observation
+# continues the same round. Stored notes are never changed: noting a trick makes new ones.
 _NOTES: dict[tuple[object, ...], _Notes] = {}
 _NOTES_MAX = 64
 
@@ -98,7 +125,7 @@ _NOTES_MAX = 64
 def _notes(obs: Observation) -> _Notes:
     """The notes on ``obs``'s finished tricks: the stored object itself (never to be changed)."""
     players = obs.players
-    key = (obs.seat, players, obs.ctx, obs.dealer, obs.bid_seat, obs.bid_cards)
+    key = (players, obs.ctx, obs.dealer, obs.bid_seat, obs.bid_cards)
     tricks = obs.tricks
     got = _NOTES.get(key)
     if got is None or got.done > len(tricks) or (got.done and tricks[got.done - 1] is not got.last):
@@ -110,12 +137,12 @@ def _notes(obs: Observation) -> _Notes:
             return got
     if got.done == len(tricks):
         return got
-    notes = got.copy()
+    notes = got
     for t in tricks[got.done :]:
-        notes.note(t, obs.ctx)
+        notes = notes.noted(t, obs.ctx)
     notes.done, notes.last = len(tricks), tricks[-1]
     if len(_NOTES) >= _NOTES_MAX:
-        _NOTES.clear()  # games come and go; starting over costs one full read per seat
+        _NOTES.clear()  # games come and go; starting over costs one full read
     _NOTES[key] = notes
     return notes
 
@@ -124,10 +151,9 @@ def remember(obs: Observation) -> Memory:
     ctx = obs.ctx
     notes = _notes(obs)
     if obs.trick is not None and obs.trick.plays:
-        notes = notes.copy()  # the trick in progress is noted on a copy: the stored notes stay
-        notes.note(obs.trick, ctx)
-    # Otherwise the Memory shares the stored notes' played cards, voids and pair shortages
-    # (nobody writes to a Memory); the known holdings are rebuilt below, never written in place.
+        notes = notes.noted(obs.trick, ctx)  # the trick in progress: new notes, the stored ones stay
+    # The Memory shares the notes' played cards, voids and pair shortages (nobody writes to a
+    # Memory); the known holdings are rebuilt below, never written in place.
     played = notes.played
     left = [obs.decks] * NUM_KINDS
     for c, n in played.items():

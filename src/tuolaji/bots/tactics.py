@@ -15,7 +15,7 @@ from typing import Protocol
 
 from ..cards import POINTS
 from ..combos import Combo, _avail, _chains, best_top, decompose, needs, required_structure
-from ..engine.legal import all_submultisets, count_submultisets, submultisets
+from ..engine.legal import all_submultisets, count_submultisets, lead_combos, submultisets
 from ..tricks import best_so_far, follow_reason, play_rank, structure_reason
 from ..trump import TRUMP, TrumpContext
 
@@ -71,11 +71,12 @@ def points(cards: Sequence[int]) -> int:
     return sum(map(POINTS.__getitem__, cards))
 
 
-def cost(play: Sequence[int], hand: Sequence[int], ctx: TrumpContext, have: Counter[int] | None = None) -> float:
-    """Future value given up by playing ``play`` from ``hand``: strength, and broken pairs."""
+def cost(play: Sequence[int], hand: Sequence[int], ctx: TrumpContext, have: Mapping[int, int] | None = None) -> float:
+    """Future value given up by playing ``play`` from ``hand``: strength, and broken pairs
+    (``have``: the hand's count of each card it holds, when the caller has it)."""
     total = 0.0
     if have is None:
-        have = Counter(hand)
+        have = _counts(hand)
     tab = strengths(ctx)
     if len(play) == 1:
         c = play[0]
@@ -227,20 +228,35 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
     if st.tricks_left == 1:  # the last trick decides the kitty
         last_bonus = 30.0
     scored: list[tuple[float, tuple[int, ...]]] = []
-    have = Counter(st.hand)
-    eff, tab = ctx.eff, strengths(ctx)
-    single = len(lead) == 1
+    have = _counts(st.hand)
+    eff, order, tab = ctx.eff, ctx.order, strengths(ctx)
+    suit = eff[lead[0]]
+    k, m, n = comps[0].k, comps[0].m, len(lead)
+    could_beat = threats.could_beat
+    # threatened() of a winning play asks the same of the same foes for the same (tier, top): a
+    # winning play's rank is exactly its winning_shape(), so the answer is kept per rank
+    beaten: dict[tuple[int, int], bool] = {}
+    single = n == 1
     for p in opts:
-        if single:  # cost() and points() of one card, inline (the same arithmetic)
+        if single:  # cost(), points() and play_rank() of one card, inline (the same arithmetic)
             c = p[0]
             pts = table + POINTS[c]
             given_up = LAMBDA * (((10 if eff[c] == TRUMP else 6) + 0.0 if have[c] >= 2 else 0.0) + tab[c])
+            ec = eff[c]
+            rank: tuple[int, int] | None = (0, order[c]) if ec == suit else ((1, order[c]) if ec == TRUMP else None)
         else:
             pts = table + points(p)
             given_up = cost(p, st.hand, ctx, have)
-        rank = play_rank(p, lead, comps, ctx)
+            rank = play_rank(p, lead, comps, ctx)
         if rank is not None and rank > best_rank:  # p would win the trick so far
-            p_win = 1.0 if not later else (0.6 if threatened(st, p, foes_later, threats) else 1.0)
+            if not later:
+                p_win = 1.0
+            else:
+                threat = beaten.get(rank)
+                if threat is None:
+                    tier, top = rank
+                    threat = beaten[rank] = any(could_beat(o, suit, tier, k, m, top, n) for o in foes_later)
+                p_win = 0.6 if threat else 1.0
             if ours_now:  # overtaking a partner only matters if the partner was at risk
                 p_win = max(p_win, p_partner)
         else:
@@ -253,15 +269,23 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
 # ------------------------------------------------------------------ leading
 def sure_combos(cards: Sequence[int], ctx: TrumpContext, unseen_suit: Mapping[int, int]) -> list[Combo]:
     """Combinations of one suit that nothing unseen of the same shape can beat."""
-    return [c for c in decompose(cards, ctx) if best_top(unseen_suit, c.k, c.m, ctx.order) <= c.top]
+    order = ctx.order
+    tops: dict[tuple[int, int], int] = {}  # the unseen cards' best top per shape, asked once
+    out: list[Combo] = []
+    for c in decompose(cards, ctx):
+        shape = (c.k, c.m)
+        top = tops.get(shape)
+        if top is None:
+            top = tops[shape] = best_top(unseen_suit, c.k, c.m, order)
+        if top <= c.top:
+            out.append(c)
+    return out
 
 
 def lead_options(
     hand: Sequence[int], ctx: TrumpContext, unseen_by_suit: Callable[[int], Mapping[int, int]], *, singles: bool = True
 ) -> list[tuple[int, ...]]:
     """Single combinations (singles, pairs, tractors) plus, per suit, a throw of its sure combos."""
-    from ..engine.legal import lead_combos
-
     out = {tuple(sorted(c)) for c in lead_combos(hand, ctx, singles=singles)}
     by_suit: dict[int, list[int]] = {}
     for c in hand:
@@ -283,6 +307,27 @@ def choose_lead(
     return max(score_leads(st, threats, options, ally_void, foe_void))[1]
 
 
+_LEADS: dict[tuple[TrumpContext, tuple[int, ...]], tuple[int, int, int, int, int, int]] = {}
+_LEADS_MAX = 8192  # entries; the same few hundred leads come up again and again
+
+
+def _lead_facts(p: tuple[int, ...], ctx: TrumpContext) -> tuple[int, int, int, int, int, int]:
+    """What :func:`score_leads` needs of a lead on its own: (suit, k, m, top, points, strength
+    sum), remembered per context and play (contexts are shared objects)."""
+    key = (ctx, p)
+    got = _LEADS.get(key)
+    if got is None:
+        size = len(p)
+        comps = [Combo(1, 1, ctx.order[p[0]], p)] if size == 1 else decompose(p, ctx)
+        _, top = winning_shape(p, p, comps, ctx)
+        tab = strengths(ctx)
+        got = (ctx.eff[p[0]], comps[0].k, comps[0].m, top, points(p), sum(map(tab.__getitem__, p)))
+        if len(_LEADS) >= _LEADS_MAX:
+            _LEADS.clear()
+        _LEADS[key] = got
+    return got
+
+
 def score_leads(
     st: TrickState,
     threats: Threats,
@@ -296,22 +341,25 @@ def score_leads(
     n_trump = sum(1 for c in st.hand if eff[c] == TRUMP)
     trump_rich = n_trump * 2 >= len(st.hand)
     foes = [s for j in range(1, st.players) for s in [(st.seat + j) % st.players] if not st.same_side(s, st.seat)]
-    have = Counter(st.hand)
-    tab = strengths(ctx)
+    have: dict[int, int] | None = None  # counted when a lead is not safe
+    could_beat = threats.could_beat
+    last_tricks = st.tricks_left <= 2
     scored: list[tuple[float, tuple[int, ...]]] = []
     for p in options:
-        e = eff[p[0]]
+        e, k, m, top, pts, total_strength = _lead_facts(p, ctx)
         size = len(p)
-        comps = [Combo(1, 1, ctx.order[p[0]], p)] if size == 1 else decompose(p, ctx)
-        _, top = winning_shape(p, p, comps, ctx)
-        k, m = comps[0].k, comps[0].m
-        safe = not any(threats.could_beat(o, e, 0, k, m, top, size) for o in foes)
-        pts = points(p)
+        safe = True
+        for o in foes:
+            if could_beat(o, e, 0, k, m, top, size):
+                safe = False
+                break
         if safe:
             score = 6.0 + 2.0 * size + pts * 0.5
-            if st.tricks_left <= 2 and size > 1:
+            if last_tricks and size > 1:
                 score += 20.0  # the last tricks: win big, protect or capture the kitty
         else:
+            if have is None:
+                have = _counts(st.hand)
             score = -pts * 1.2 - cost(p, st.hand, ctx, have) * (0.5 if size == 1 else 1.0)
             if e != TRUMP and ally_void(e) and not foe_void(e):
                 score += 4.0 + (size == 1)  # let the partner ruff
@@ -322,7 +370,7 @@ def score_leads(
                 score -= 3.0  # attackers keep trumps to ruff and to win the last trick
         elif foe_void(e) and not safe:
             score -= 2.0
-        score -= 0.01 * sum(map(tab.__getitem__, p))
+        score -= 0.01 * total_strength
         scored.append((score, p))
     return scored
 

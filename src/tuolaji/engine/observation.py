@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..cards import LevelRank
-from ..declaring import Bid
+from ..declaring import Bid, options
 from ..ruleset import RuleSet
 from ..trump import TrumpContext
 from .actions import Redeal
 from .events import Event
 from .legal import is_legal
-from .round import Phase, Round
+from .round import Phase, Round, Trick
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +74,6 @@ class Observation:
 
     def declaration_options(self) -> list[tuple[int, ...]]:
         """Declarations this seat could make now that would stand."""
-        from ..declaring import options
-
         if not self.may_declare:
             return []
         kept = self.kept_options
@@ -87,10 +85,7 @@ class Observation:
         return options(self.seat, hand, self.level, self.bid, self.rules, pairs_only=self.phase == Phase.OVERRIDE)
 
 
-def _public(t: object) -> PublicTrick:
-    from .round import Trick
-
-    assert isinstance(t, Trick)
+def _public(t: Trick) -> PublicTrick:
     if t.public is not None:
         return t.public
     pub = PublicTrick(t.leader, tuple(t.seats), tuple(t.plays), t.winner, t.points, t.attempted)
