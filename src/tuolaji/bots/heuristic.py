@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 
 from ..cards import POINTS, LevelRank, is_joker, is_level_card, suit_of
 from ..combos import best_top, decompose
@@ -32,6 +33,9 @@ class MemoryThreats:
 
     def __init__(self, mem: Memory) -> None:
         self.mem = mem
+        self.ctx = mem.ctx
+        self.void: Sequence[AbstractSet[int]] = mem.void
+        self.no_pairs: Sequence[AbstractSet[int]] = mem.no_pairs
         self._suits: dict[int, Counter[int]] | None = None
         self._tops: dict[tuple[int, int, int], int] = {}
         self._totals: dict[int, int] = {}
@@ -58,7 +62,7 @@ class MemoryThreats:
         key = (suit, k, m)
         top = self._tops.get(key)
         if top is None:
-            top = self._tops[key] = best_top(self.unseen(suit), k, m, self.mem.ctx.order)
+            top = self._tops[key] = best_top(self.unseen(suit), k, m, self.ctx.order)
         return top
 
     def _few_left(self, suit: int, n: int) -> bool:
@@ -69,12 +73,11 @@ class MemoryThreats:
         return total < n * 2
 
     def could_beat(self, seat: int, suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:
-        mem = self.mem
-        void = mem.void[seat]
+        void = self.void[seat]
         trumps_possible = TRUMP not in void
         if tier == 0:
             if suit not in void:
-                if k >= 2 and suit in mem.no_pairs[seat]:
+                if k >= 2 and suit in self.no_pairs[seat]:
                     pass
                 elif self._top(suit, k, m) > top:
                     return True

@@ -22,13 +22,16 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from ..cards import NUM_KINDS
 from ..combos import Combo, decompose
 from ..engine.observation import Observation
+from ..trump import TrumpContext
 from .heuristic import MemoryThreats
-from .memory import Memory, _Notes
+from .memory import _Notes
 from .tactics import TrickState, follow_options, score_follows
 from .teams import same_side
 
@@ -50,7 +53,7 @@ class _Follow:
     plays: tuple[tuple[int, ...], ...]
     comps: list[Combo]
     since: Counter[int]  # cards this seat has played from then on (this play included)
-    seen: Counter[int]  # cards played in public before this play (all seats)
+    left: tuple[int, ...]  # per card kind: copies not played in public before this play
     void: tuple[frozenset[int], ...]  # public voids and pair shortages shown before this trick
     no_pairs: tuple[frozenset[int], ...]
 
@@ -68,28 +71,18 @@ class PlayModel:
     def log_weight(self, hands: list[list[int]], kitty: list[int]) -> float:
         obs, ctx = self.obs, self.ctx
         total = 0.0
+        burier_hidden = obs.kitty is None  # the burier knows the kitty: its cards are not unseen to it
         for f in self.follows:
-            hand = Counter(hands[f.seat])
-            hand.update(f.since)
-            unseen = [obs.decks] * NUM_KINDS
-            for c, n in f.seen.items():
-                unseen[c] -= n
+            hand = _counts(hands[f.seat])
+            for c, n in f.since.items():
+                hand[c] = hand.get(c, 0) + n
+            left = list(f.left)  # unseen by the seat then: not played before, not in its hand
             for c, n in hand.items():
-                unseen[c] -= n
-            if f.seat == obs.dealer and obs.kitty is None:  # the burier knows the kitty
+                left[c] -= n
+            if burier_hidden and f.seat == obs.dealer:
                 for c in kitty:
-                    unseen[c] -= 1
-            mem = Memory(
-                f.seat,
-                ctx,
-                Counter(f.seen),
-                Counter({c: n for c, n in enumerate(unseen) if n > 0}),
-                [set(v) for v in f.void],
-                [set(v) for v in f.no_pairs],
-                [Counter() for _ in range(obs.players)],
-                f.seat != obs.dealer,
-            )
-            cards = sorted(hand.elements())
+                    left[c] -= 1
+            cards = sorted([c for c, n in hand.items() for _ in range(n)])
             st = TrickState(
                 f.seat,
                 obs.players,
@@ -105,7 +98,7 @@ class PlayModel:
             options = follow_options(st)
             if f.play not in options:
                 options.append(f.play)
-            scored = score_follows(st, MemoryThreats(mem), options)
+            scored = score_follows(st, _ThenThreats(ctx, left, f.void, f.no_pairs), options)
             self.evaluations += 1
             top = max(s for s, _ in scored)
             z = sum(math.exp((s - top) / self.temper) for s, _ in scored)
@@ -113,6 +106,48 @@ class PlayModel:
             prob = (1 - self.eps) * math.exp((mine - top) / self.temper) / z + self.eps / len(scored)
             total += math.log(prob)
         return total
+
+
+class _ThenThreats(MemoryThreats):
+    """:class:`MemoryThreats` of a seat at the time of its follow, in a sampled deal: the unseen
+    cards of a suit are counted from ``left`` (per card kind) when that suit is first asked."""
+
+    def __init__(
+        self, ctx: TrumpContext, left: list[int], void: Sequence[AbstractSet[int]], no_pairs: Sequence[AbstractSet[int]]
+    ) -> None:
+        self.ctx, self.void, self.no_pairs = ctx, void, no_pairs
+        self._left = left
+        self._by_suit: dict[int, Counter[int]] = {}
+        self._tops: dict[tuple[int, int, int], int] = {}
+        self._totals: dict[int, int] = {}
+
+    def unseen(self, suit: int) -> Counter[int]:
+        got = self._by_suit.get(suit)
+        if got is None:
+            left = self._left
+            got = self._by_suit[suit] = Counter()
+            dict.update(got, {c: left[c] for c in _kinds(self.ctx, suit) if left[c] > 0})
+        return got
+
+
+_KINDS: dict[tuple[TrumpContext, int], tuple[int, ...]] = {}
+
+
+def _kinds(ctx: TrumpContext, suit: int) -> tuple[int, ...]:
+    """The card kinds of an effective suit, in card order (one table per context and suit)."""
+    got = _KINDS.get((ctx, suit))
+    if got is None:
+        if len(_KINDS) >= 1024:
+            _KINDS.clear()
+        got = _KINDS[ctx, suit] = tuple(c for c in range(NUM_KINDS) if ctx.eff[c] == suit)
+    return got
+
+
+def _counts(cards: list[int]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for c in cards:
+        out[c] = out.get(c, 0) + 1
+    return out
 
 
 def _recent_follows(obs: Observation, window: int) -> list[_Follow]:
@@ -148,7 +183,7 @@ def _recent_follows(obs: Observation, window: int) -> list[_Follow]:
                         tuple(t.plays[:j]),
                         comps,
                         Counter(since[s]),
-                        Counter(seen),
+                        tuple(obs.decks - seen[c] for c in range(NUM_KINDS)),
                         void,
                         no_pairs,
                     )

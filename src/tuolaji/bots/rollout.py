@@ -161,6 +161,7 @@ class HandThreats:
 
     def __init__(self, rnd: Round) -> None:
         self.rnd = rnd
+        self._held: dict[tuple[int, int, int, int], tuple[bool, int, int]] = {}
 
     def by_suit(self, seat: int) -> dict[int, Counter[int]]:
         """The seat's cards per suit it still holds (the round keeps them up to date)."""
@@ -169,19 +170,30 @@ class HandThreats:
     def suit_cards(self, seat: int, suit: int) -> Mapping[int, int]:
         return self.rnd.suit_counts(seat).get(suit) or _NONE
 
+    def _holding(self, seat: int, suit: int, k: int, m: int) -> tuple[bool, int, int]:
+        """What ``seat`` could answer a ``(k, m)`` lead of ``suit`` with: (whether it holds the
+        suit, how many cards of it or else of trump, their best top). Kept per question: one
+        decision asks it for many options, and hands do not change within a decision."""
+        key = (seat, suit, k, m)
+        got = self._held.get(key)
+        if got is None:
+            by_suit = self.rnd.suit_counts(seat)
+            own = by_suit.get(suit)
+            cards = own if own else (by_suit.get(TRUMP) if suit != TRUMP else None)
+            if not cards:
+                got = (False, 0, -1)
+            else:
+                assert self.rnd.ctx is not None
+                got = (bool(own), sum(cards.values()), best_top(cards, k, m, self.rnd.ctx.order))
+            self._held[key] = got
+        return got
+
     def could_beat(self, seat: int, suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:
-        rnd = self.rnd
-        assert rnd.ctx is not None
-        by_suit = rnd.suit_counts(seat)
-        own = by_suit.get(suit)
+        own, count, best = self._holding(seat, suit, k, m)
         if own:  # holding the suit, the seat must follow it: only a better combination of it beats
-            return tier == 0 and sum(own.values()) >= n and best_top(own, k, m, rnd.ctx.order) > top
-        if suit == TRUMP:
-            return False
-        trumps = by_suit.get(TRUMP)  # void in the suit: a ruff with enough trumps
-        if not trumps or sum(trumps.values()) < n:
-            return False
-        return best_top(trumps, k, m, rnd.ctx.order) > (top if tier == 1 else -1)
+            return tier == 0 and count >= n and best > top
+        # void in the suit: a ruff with enough trumps (none for a trump lead)
+        return count >= n and best > (top if tier == 1 else -1)
 
 
 def _few_leads(

@@ -130,6 +130,9 @@ def follow_options(st: TrickState) -> list[tuple[int, ...]]:
         if need == 0:
             return [tuple(sorted(suit))]
         rest = [c for c in hand if eff[c] != e]
+        if need == 1:  # every card kind of the rest once, in card order (as all_submultisets lists them)
+            out.update(tuple(sorted([*suit, c])) for c in sorted(set(rest)))
+            return list(out)
         items = sorted(Counter(rest).items())
         if count_submultisets(items, need) <= ENUM_LIMIT:
             out.update(tuple(sorted(suit + list(x))) for x in all_submultisets(items, need))
