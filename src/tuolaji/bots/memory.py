@@ -41,7 +41,7 @@ class Memory:
 class _Notes:
     """What the finished tricks of a round have shown, accumulated trick by trick."""
 
-    __slots__ = ("done", "last", "played", "void", "no_pairs", "holds")
+    __slots__ = ("done", "last", "played", "void", "no_pairs", "holds", "left")
 
     def __init__(
         self,
@@ -54,6 +54,7 @@ class _Notes:
     ) -> None:
         self.done, self.last = done, last
         self.played, self.void, self.no_pairs, self.holds = played, void, no_pairs, holds
+        self.left: tuple[int, ...] | None = None  # per card kind: copies not played (worked out when first asked)
 
     def note(self, t: PublicTrick, ctx: TrumpContext) -> None:
         """Add what ``t`` shows, in place."""
@@ -149,15 +150,23 @@ def _notes(obs: Observation) -> _Notes:
 
 def remember(obs: Observation) -> Memory:
     ctx = obs.ctx
-    notes = _notes(obs)
+    stored = _notes(obs)
+    kept = stored.left
+    if kept is None:
+        left = [obs.decks] * NUM_KINDS
+        for c, n in stored.played.items():
+            left[c] -= n
+        stored.left = tuple(left)
+    else:
+        left = list(kept)
+    notes = stored
     if obs.trick is not None and obs.trick.plays:
-        notes = notes.noted(obs.trick, ctx)  # the trick in progress: new notes, the stored ones stay
+        notes = stored.noted(obs.trick, ctx)  # the trick in progress: new notes, the stored ones stay
+        for play in obs.trick.plays:
+            for c in play:
+                left[c] -= 1
     # The Memory shares the notes' played cards, voids and pair shortages (nobody writes to a
     # Memory); the known holdings are rebuilt below, never written in place.
-    played = notes.played
-    left = [obs.decks] * NUM_KINDS
-    for c, n in played.items():
-        left[c] -= n
     for c in obs.hand:
         left[c] -= 1
     if obs.kitty is not None:
@@ -171,7 +180,7 @@ def remember(obs: Observation) -> Memory:
         if h and s != obs.seat:
             dict.update(known, {c: min(n, unseen[c]) for c, n in h.items()})
         holds.append(known)
-    return Memory(obs.seat, ctx, played, unseen, notes.void, notes.no_pairs, holds, obs.kitty is None)
+    return Memory(obs.seat, ctx, notes.played, unseen, notes.void, notes.no_pairs, holds, obs.kitty is None)
 
 
 def _pairs(cards: Sequence[int], ctx: TrumpContext) -> int:
