@@ -189,26 +189,27 @@ _OPTIONS: dict[tuple[object, ...], tuple[RuleSet, tuple[tuple[int, ...], ...]]] 
 def _options(
     seat: int, counts: dict[int, int], level_rank: LevelRank, current: Bid | None, rules: RuleSet, pairs_only: bool
 ) -> list[tuple[int, ...]]:
-    candidates: list[tuple[int, ...]] = []
-    for card, n in counts.items():
-        if is_joker(card):
-            candidates.extend((card,) * k for k in range(2, n + 1))
-        elif is_level_card(card, level_rank):
-            for k in range(1, n + 1):
-                if rules.declare_style == DeclareStyle.JOKER_BACKED:
-                    joker = BJ if is_red(suit_of(card)) else LJ
-                    if counts.get(joker):
-                        candidates.append((card,) * k + (joker,))
-                else:
-                    candidates.append((card,) * k)
+    # Each candidate's bid is built as read_bid would read it (copies beyond the decks refused),
+    # in the order read_bid's candidates came: per kind as the hand shows them, fewest copies first.
+    decks = rules.decks
+    backed = rules.declare_style == DeclareStyle.JOKER_BACKED
     out = []
-    for cards in candidates:
-        try:
-            bid = read_bid(seat, cards, level_rank, rules)
-        except ValueError:
-            continue
-        if pairs_only and not is_override_bid(bid):
-            continue
-        if bid_reason(bid, current, rules, after_bury=pairs_only) is None:
-            out.append(cards)
+    for card, n in counts.items():
+        if card >= LJ:  # a joker pair or more declares no-trump
+            base = 10 if card == LJ else 20
+            for k in range(2, min(n, decks) + 1):
+                bid = Bid(seat, card, k, base + k, None)
+                if bid_reason(bid, current, rules, after_bury=pairs_only) is None:
+                    out.append((card,) * k)
+        elif is_level_card(card, level_rank):
+            suit = card // 13
+            joker: int | None = None
+            if backed:
+                joker = BJ if is_red(suit) else LJ  # big joker backs red suits, little joker black
+                if not counts.get(joker):
+                    continue
+            for k in range(2 if pairs_only else 1, min(n, decks) + 1):
+                bid = Bid(seat, card, k, k, suit, joker)
+                if bid_reason(bid, current, rules, after_bury=pairs_only) is None:
+                    out.append((card,) * k if joker is None else (card,) * k + (joker,))
     return out

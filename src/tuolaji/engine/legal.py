@@ -215,16 +215,16 @@ def lead_combos(hand: Sequence[int], ctx: TrumpContext, *, singles: bool = True)
     return out
 
 
-def _chain_leads(counts: dict[int, int], ctx: TrumpContext) -> list[tuple[int, ...]]:
-    """The tractor part of :func:`lead_combos` (after the singles and tuples), in its order."""
-    out: list[tuple[int, ...]] = []
+def _chain_avail(counts: dict[int, int], ctx: TrumpContext) -> Iterator[tuple[int, dict[int, list[int]]]]:
+    """Per tuple size k that can chain, the kinds holding k copies by chain position (sorted), as
+    :func:`lead_combos` walks them."""
     pos = ctx.pos
     held = [c for c, n in counts.items() if n >= 2]  # in the counts' order
     if len(held) < 2:
-        return out
+        return
     places = {pos[c] for c in held}
     if not any(p + 1 in places for p in places):  # no two held tuples touch: no chain of any size
-        return out
+        return
     k = 2
     while len(held) >= 2:  # a chain needs two kinds holding k copies
         avail: dict[int, list[int]] = {}
@@ -233,29 +233,56 @@ def _chain_leads(counts: dict[int, int], ctx: TrumpContext) -> list[tuple[int, .
         if len(avail) >= 2:
             for cards in avail.values():
                 cards.sort()
-            for lo, hi in _chains(avail):
-                for start in range(lo, hi):
-                    for end in range(start + 1, hi + 1):
-                        options: list[tuple[int, ...]] = [()]
-                        for o in range(start, end + 1):
-                            options = [p + (c,) * k for p in options for c in avail[o]]
-                        out.extend(options)
+            yield k, avail
         k += 1
         held = [c for c in held if counts[c] >= k]
+
+
+def _chain_leads(counts: dict[int, int], ctx: TrumpContext) -> list[tuple[int, ...]]:
+    """The tractor part of :func:`lead_combos` (after the singles and tuples), in its order."""
+    out: list[tuple[int, ...]] = []
+    for k, avail in _chain_avail(counts, ctx):
+        for lo, hi in _chains(avail):
+            for start in range(lo, hi):
+                for end in range(start + 1, hi + 1):
+                    options: list[tuple[int, ...]] = [()]
+                    for o in range(start, end + 1):
+                        options = [p + (c,) * k for p in options for c in avail[o]]
+                    out.extend(options)
     return out
 
 
+def _sub_chains(counts: dict[int, int], ctx: TrumpContext) -> Iterator[tuple[int, dict[int, list[int]], int, int, int]]:
+    """``(k, avail, start, end, ways)`` for every sub-chain :func:`_chain_leads` lists, in its
+    order: ``ways`` leads, the product of its positions' choices."""
+    for k, avail in _chain_avail(counts, ctx):
+        for lo, hi in _chains(avail):
+            for start in range(lo, hi):
+                ways = len(avail[start])
+                for end in range(start + 1, hi + 1):
+                    ways *= len(avail[end])
+                    yield k, avail, start, end, ways
+
+
 def _random_lead(hand: Sequence[int], ctx: TrumpContext, rng: random.Random) -> tuple[int, ...]:
-    """``rng.choice(lead_combos(hand, ctx))`` without listing the singles and tuples: the same
-    draw from the random stream (a choice by the list's length) and the same lead."""
+    """``rng.choice(lead_combos(hand, ctx))`` without listing them: the same draw from the random
+    stream (a choice by the list's length) and the same lead."""
     counts = Counter(hand)
-    chains = _chain_leads(counts, ctx)
-    i = rng.choice(range(len(hand) + len(chains)))  # the singles and tuples part holds len(hand) leads
+    chained = sum(ways for *_, ways in _sub_chains(counts, ctx))
+    i = rng.choice(range(len(hand) + chained))  # the singles and tuples part holds len(hand) leads
     for card, cnt in counts.items():
         if i < cnt:
             return (card,) * (i + 1)
         i -= cnt
-    return chains[i]
+    for k, avail, start, end, ways in _sub_chains(counts, ctx):
+        if i < ways:  # the i-th choice, the first position varying slowest
+            picked: list[int] = []
+            for o in range(end, start - 1, -1):
+                i, r = divmod(i, len(avail[o]))
+                picked.append(avail[o][r])
+            return tuple(c for c in reversed(picked) for _ in range(k))
+        i -= ways
+    raise AssertionError("drawn past the leads")  # pragma: no cover
 
 
 def random_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
