@@ -42,3 +42,21 @@ def test_an_op_given_as_a_list_or_object_is_an_unknown_op() -> None:
     for op in (["combos"], {"a": 1}, 3, None):
         answer = handle_line(json.dumps({"id": 1, "op": op, "level": "2", "cards": ["SA"]}))
         assert answer["error"].startswith("unknown op"), answer
+
+
+def test_a_remembered_context_never_answers_for_a_request_it_would_refuse() -> None:
+    """The judge remembers the rules and trump of requests it answered; the same values spelt
+    with another JSON type (null for an absent field, true for 1, "2" for 2) are read afresh."""
+    ok = {"op": "winner", "level": 2, "trump": "S", "plays": [["S3"], ["S4"]]}
+    assert handle_line(json.dumps(ok))["winner"] == 1
+    assert handle_line(json.dumps({**ok, "decks": 2}))["winner"] == 1
+    assert "decks" in handle_line(json.dumps({**ok, "decks": None}))["error"]
+    assert "decks" in handle_line(json.dumps({**ok, "decks": True}))["error"]
+    one = {**ok, "decks": 1}
+    assert handle_line(json.dumps(one))["winner"] == 1
+    assert "decks" in handle_line(json.dumps({**one, "decks": True}))["error"]
+    assert handle_line(json.dumps({**ok, "level": "2"}))["winner"] == 1
+    assert "level" in handle_line(json.dumps({**ok, "level": True}))["error"]
+    assert "trump" in handle_line(json.dumps({**ok, "trump": 0}))["error"]
+    no_trump = handle_line(json.dumps({**ok, "trump": None, "plays": [["S3"], ["D4"]]}))
+    assert no_trump["winner"] == 0

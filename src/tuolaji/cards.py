@@ -138,12 +138,13 @@ def _spellings() -> dict[str, int]:
 
 def parse_cards(tokens: Iterable[str] | str) -> list[int]:
     """Parse a list of tokens, or one string of tokens separated by spaces or commas."""
-    if isinstance(tokens, str):
-        tokens = tokens.replace(",", " ").split()
-    elif not isinstance(tokens, Iterable):
-        raise CardError(f"bad card list {tokens!r}: expected a list of card strings")
-    elif not isinstance(tokens, (list, tuple)):
-        tokens = list(tokens)  # read twice below
+    if type(tokens) is not list:  # a list (the usual case) needs none of the tests below
+        if isinstance(tokens, str):
+            tokens = tokens.replace(",", " ").split()
+        elif not isinstance(tokens, Iterable):
+            raise CardError(f"bad card list {tokens!r}: expected a list of card strings")
+        elif not isinstance(tokens, (list, tuple)):
+            tokens = list(tokens)  # read twice below
     get = _TOKENS.get
     try:
         cards = [get(t) for t in tokens]  # the usual spellings by one look-up each

@@ -75,7 +75,29 @@ def _rules(spec: dict[str, Any]) -> RuleSet:
     return rules
 
 
+_CONTEXTS: dict[tuple[object, ...], tuple[RuleSet, TrumpContext]] = {}  # see _context
+_CONTEXTS_MAX = 1024
+_PLAIN = (str, int, type(None))  # JSON values a context key may hold (lists and objects are read each time)
+
+
 def _context(req: dict[str, Any]) -> tuple[RuleSet, TrumpContext]:
+    """The rules and trump context a request names, remembered for a preset or the default rules:
+    clients ask again and again with the same few (types in the key: ``true`` is not ``1``)."""
+    spec, decks, level, trump = req.get("rules"), req.get("decks"), req.get("level"), req.get("trump")
+    if not (type(spec) in _PLAIN and type(decks) in _PLAIN and type(level) in _PLAIN and type(trump) in _PLAIN):
+        return _read_context(req)
+    # absent decks (the rules' own) is not null decks (refused)
+    key = (spec, "decks" in req, type(decks), decks, type(level), level, type(trump), trump)
+    got = _CONTEXTS.get(key)
+    if got is None:
+        got = _read_context(req)  # a request it refuses is refused again each time
+        if len(_CONTEXTS) >= _CONTEXTS_MAX:
+            _CONTEXTS.clear()
+        _CONTEXTS[key] = got
+    return got
+
+
+def _read_context(req: dict[str, Any]) -> tuple[RuleSet, TrumpContext]:
     spec = req.get("rules")
     if spec is not None and not isinstance(spec, (str, dict)):
         raise JudgeError("'rules' must be a preset name or a settings object")
@@ -128,8 +150,10 @@ def op_winner(req: dict[str, Any], rules: RuleSet, ctx: TrumpContext) -> dict[st
     if not plays:
         raise JudgeError("'plays' is empty: give at least the lead")
     _suited(plays[0], ctx, "plays[0]")
-    if any(len(p) != len(plays[0]) for p in plays):
-        raise JudgeError("every play must have as many cards as the lead")
+    n = len(plays[0])
+    for p in plays:
+        if len(p) != n:
+            raise JudgeError("every play must have as many cards as the lead")
     return {"winner": trick_winner(plays, ctx)}
 
 

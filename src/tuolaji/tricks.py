@@ -15,9 +15,11 @@ def lead_reason(cards: Sequence[int], ctx: TrumpContext) -> Reason | None:
     """Why a lead is malformed (before any throw check), or None."""
     if not cards:
         return Reason.EMPTY_PLAY
-    e = ctx.eff[cards[0]]
-    if any(ctx.eff[c] != e for c in cards):
-        return Reason.MIXED_SUITS
+    eff = ctx.eff
+    e = eff[cards[0]]
+    for c in cards:
+        if eff[c] != e:
+            return Reason.MIXED_SUITS
     return None
 
 
