@@ -139,7 +139,7 @@ def test_latencies_are_merged_as_deals_arrive_and_not_kept_per_deal() -> None:
 
     rules = RuleSet()
     (res,) = run_tournament([("heuristic", "random")], rules, seed=3, deals=3)
-    assert all(d.a.latency.n == 0 and d.b.latency.n == 0 for d in res.deals)
+    assert res.deals == []  # nothing kept per deal
     direct = [play_deal("heuristic", "random", rules, 3, i) for i in range(3)]
     decisions = sum(d.a.latency.n for d in direct)
     assert decisions > 0 and res.a_stats.latency.n == decisions
@@ -164,3 +164,30 @@ def test_a_drawn_match_counts_half_a_win() -> None:
     pairing.add([result])
     summary = pairing.summary()
     assert summary["match_draws"] == 2 and summary["a_match_win_rate"] == 0.5
+
+
+def test_a_pairing_keeps_running_totals_that_report_as_the_results_themselves() -> None:
+    """sim's memory stays flat in the number of deals: add() folds each deal and match into
+    running totals and keeps no result, and the report is the one the results themselves give."""
+    from tuolaji.ruleset import RuleSet
+    from tuolaji.sim.runner import play_deal, play_match_pair
+    from tuolaji.sim.tournament import PairingResult
+
+    rules = RuleSet()
+    deals = [play_deal("random", "random", rules, 11, i) for i in range(12)]
+    matches = [play_match_pair("random", "random", rules, 11, i, max_rounds=3) for i in range(2)]
+    held = PairingResult("random", "random", deals=list(deals), matches=list(matches))
+    expected = held.summary()
+    folded = PairingResult("random", "random")
+    folded.add(deals[:5])
+    rest = PairingResult("random", "random")
+    rest.add(deals[5:])
+    rest.add(matches)
+    folded.extend(rest)
+    assert folded.deals == [] and folded.matches == []
+    got = folded.summary()
+    assert got == expected
+    assert got["deals"] == 12 and got["matches"] == 4
+    assert got["kitty"]["a"]["attacking_games"] + got["kitty"]["b"]["attacking_games"] == sum(
+        1 for d in deals for g in d.games if not g.redeal
+    )

@@ -126,62 +126,133 @@ def ray_runner(address: str | None, workers: int | None = None) -> Runner:
 
 # ------------------------------------------------------------------ summary
 @dataclass
+class SideGames:
+    """One side's games as attackers (the kitty record counts them from both sides)."""
+
+    games: int = 0
+    points: int = 0  # attacker points, summed
+    captured: int = 0  # games whose kitty the attackers took
+    captured_points: int = 0  # what the taken kitties added, summed
+
+    def add(self, g: GameRecord) -> None:
+        self.games += 1
+        self.points += g.attacker_points
+        if g.kitty_captured:
+            self.captured += 1
+            self.captured_points += g.kitty_points
+
+    def merge(self, other: SideGames) -> None:
+        self.games += other.games
+        self.points += other.points
+        self.captured += other.captured
+        self.captured_points += other.captured_points
+
+
+@dataclass
+class Tally:
+    """Running totals of every deal and match a pairing has taken in: what the summary reports,
+    in integers (level gains and their squares, half wins), so that nothing is kept per deal."""
+
+    deals: int = 0
+    gain: int = 0  # A's level gains, summed
+    gain_sq: int = 0  # ... and their squares
+    half_wins: int = 0  # a deal won counts 2, a tied one 1
+    a_attacking: SideGames = field(default_factory=SideGames)
+    b_attacking: SideGames = field(default_factory=SideGames)
+    matches: int = 0  # match results taken in
+    match_games: int = 0
+    match_draws: int = 0
+    match_half_wins: int = 0
+    match_rounds: int = 0
+
+    def add_deal(self, d: DealResult) -> None:
+        g = d.a_level_gain
+        self.deals += 1
+        self.gain += g
+        self.gain_sq += g * g
+        key = _key(d)
+        self.half_wins += 2 if key > (0, 0) else 1 if key == (0, 0) else 0
+        for game in d.games:
+            if not game.redeal:
+                (self.a_attacking if game.a_attacks else self.b_attacking).add(game)
+
+    def add_match(self, m: MatchResult) -> None:
+        self.matches += 1
+        self.match_games += len(m.a_won)
+        self.match_draws += m.a_won.count(None)
+        self.match_half_wins += sum(1 if w is None else 2 * w for w in m.a_won)
+        self.match_rounds += m.rounds
+
+    def merge(self, other: Tally) -> None:
+        for name in _COUNTS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.a_attacking.merge(other.a_attacking)
+        self.b_attacking.merge(other.b_attacking)
+
+
+_COUNTS = ("deals", "gain", "gain_sq", "half_wins", "matches", "match_games", "match_draws", "match_half_wins", "match_rounds")
+
+
+@dataclass
 class PairingResult:
     a: str
     b: str
-    deals: list[DealResult] = field(default_factory=list)
+    deals: list[DealResult] = field(default_factory=list)  # results given here directly (add() keeps none)
     matches: list[MatchResult] = field(default_factory=list)
     # each side's latencies, illegal actions and faults, merged as results arrive (see add())
     a_stats: SideStats = field(default_factory=SideStats)
     b_stats: SideStats = field(default_factory=SideStats)
+    tally: Tally = field(default_factory=Tally)  # the results add() took in
 
     def add(self, items: Sequence[DealResult] | Sequence[MatchResult]) -> None:
-        """Keep finished deals or matches; their per-side statistics are merged into the
-        running totals at once and dropped, so memory does not grow with them per deal."""
+        """Take in finished deals or matches: their per-side statistics and their scores are
+        merged into the running totals at once and the results dropped, so memory does not
+        grow with the number of deals."""
         for item in items:
             for mine, theirs in ((self.a_stats, item.a), (self.b_stats, item.b)):
                 _merge(mine, theirs)
-            item.a = item.b = _MERGED
             if isinstance(item, DealResult):
-                self.deals.append(item)
+                self.tally.add_deal(item)
             else:
-                self.matches.append(item)
+                self.tally.add_match(item)
 
     def extend(self, other: PairingResult) -> None:
         """Take in another batch of the same pairing (its totals and its results)."""
         _merge(self.a_stats, other.a_stats)
         _merge(self.b_stats, other.b_stats)
+        self.tally.merge(other.tally)
         self.deals.extend(other.deals)
         self.matches.extend(other.matches)
 
     def summary(self) -> dict[str, Any]:
-        deals = sorted(self.deals, key=lambda d: d.index)
-        matches = sorted(self.matches, key=lambda m: m.index)
+        t = Tally()
+        t.merge(self.tally)
+        for d in self.deals:
+            t.add_deal(d)
+        for m in self.matches:
+            t.add_match(m)
         a_side, b_side = SideStats(), SideStats()
         sides: list[tuple[SideStats, SideStats]] = [(self.a_stats, self.b_stats)]
-        sides += [(d.a, d.b) for d in deals] + [(m.a, m.b) for m in matches]  # results not add()ed
+        sides += [(d.a, d.b) for d in self.deals] + [(m.a, m.b) for m in self.matches]  # results not add()ed
         for da, db in sides:
             for mine, theirs in ((a_side, da), (b_side, db)):
                 _merge(mine, theirs)
-        gains = [d.a_level_gain for d in deals]
-        n = len(gains)
-        mean = sum(gains) / n if n else 0.0
-        var = sum((g - mean) ** 2 for g in gains) / (n - 1) if n > 1 else 0.0
+        n = t.deals
+        mean = t.gain / n if n else 0.0
+        var = (n * t.gain_sq - t.gain * t.gain) / (n * (n - 1)) if n > 1 else 0.0  # exact until this division
         half = 1.96 * math.sqrt(var / n) if n > 1 else 0.0
-        wins = sum(1.0 if _key(d) > (0, 0) else 0.5 if _key(d) == (0, 0) else 0.0 for d in deals)
-        a_att = [g for d in deals for g in d.games if g.a_attacks and not g.redeal]
-        b_att = [g for d in deals for g in d.games if not g.a_attacks and not g.redeal]
+        a_att, b_att = t.a_attacking, t.b_attacking
         out: dict[str, Any] = {
             "a": self.a,
             "b": self.b,
             "deals": n,
             "a_level_gain_per_deal": round(mean, 4),
             "ci95": [round(mean - half, 4), round(mean + half, 4)],
-            "a_deal_win_rate": round(wins / n, 4) if n else 0.0,
-            "a_attacker_points": round(_mean([g.attacker_points for g in a_att]), 2),
-            "b_attacker_points": round(_mean([g.attacker_points for g in b_att]), 2),
-            "a_kitty_captures": sum(g.kitty_captured for g in a_att),
-            "b_kitty_captures": sum(g.kitty_captured for g in b_att),
+            "a_deal_win_rate": round(t.half_wins / 2 / n, 4) if n else 0.0,
+            "a_attacker_points": round(a_att.points / a_att.games if a_att.games else 0.0, 2),
+            "b_attacker_points": round(b_att.points / b_att.games if b_att.games else 0.0, 2),
+            "a_kitty_captures": a_att.captured,
+            "b_kitty_captures": b_att.captured,
             "kitty": {"a": _kitty(a_att, b_att), "b": _kitty(b_att, a_att)},
             "illegal": a_side.illegal + b_side.illegal,
             "illegal_by_side": {"a": a_side.illegal, "b": b_side.illegal},
@@ -192,29 +263,25 @@ class PairingResult:
             },
             "latency_ms": {"a": a_side.latency.summary_ms(), "b": b_side.latency.summary_ms()},
         }
-        if matches:
-            won = [w for m in matches for w in m.a_won]
-            out["matches"] = len(won)
-            out["match_draws"] = won.count(None)
+        if t.matches:
+            out["matches"] = t.match_games
+            out["match_draws"] = t.match_draws
             # a draw counts half a win, as in a chess score
-            out["a_match_win_rate"] = round(sum(0.5 if w is None else float(w) for w in won) / len(won), 4)
-            out["rounds_per_match"] = round(sum(m.rounds for m in matches) / len(won), 2)
+            out["a_match_win_rate"] = round(t.match_half_wins / 2 / t.match_games, 4)
+            out["rounds_per_match"] = round(t.match_rounds / t.match_games, 2)
         return out
 
 
-def _kitty(attacking: Sequence[GameRecord], defending: Sequence[GameRecord]) -> dict[str, int]:
+def _kitty(attacking: SideGames, defending: SideGames) -> dict[str, int]:
     """One bot's kitty record: captured when attacking (winning the last trick takes the kitty,
     multiplied), kept when defending (its side won the last trick), out of how many games."""
     return {
-        "attacking_games": len(attacking),
-        "captured": sum(g.kitty_captured for g in attacking),
-        "captured_points": sum(g.kitty_points for g in attacking if g.kitty_captured),
-        "defending_games": len(defending),
-        "kept": sum(not g.kitty_captured for g in defending),
+        "attacking_games": attacking.games,
+        "captured": attacking.captured,
+        "captured_points": attacking.captured_points,
+        "defending_games": defending.games,
+        "kept": defending.games - defending.captured,
     }
-
-
-_MERGED = SideStats()  # what a result holds once its statistics are in the totals (never changed)
 
 
 def _merge(mine: SideStats, theirs: SideStats) -> None:
@@ -227,10 +294,6 @@ def _merge(mine: SideStats, theirs: SideStats) -> None:
 def _key(d: DealResult) -> tuple[int, int]:
     """A deal is won on paired levels, ties broken by the attacker-points margin."""
     return d.a_level_gain, d.a_point_margin()
-
-
-def _mean(xs: Sequence[float]) -> float:
-    return sum(xs) / len(xs) if xs else 0.0
 
 
 def run_tournament(
