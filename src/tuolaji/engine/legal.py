@@ -287,9 +287,13 @@ def _random_lead(hand: Sequence[int], ctx: TrumpContext, rng: random.Random) -> 
 
 def random_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     """A random legal play for the seat to act, found constructively (no enumeration)."""
-    assert rnd.ctx is not None and rnd.trick is not None
-    lead = rnd.trick.plays[0] if rnd.trick.plays else None
-    return random_legal_play(rnd.hands[seat], lead, rnd.ctx, rng, rnd.trick.lead_comps)
+    ctx, trick = rnd.ctx, rnd.trick
+    assert ctx is not None and trick is not None
+    if not trick.plays:
+        return _random_lead(rnd.hands[seat], ctx, rng)
+    lead = trick.plays[0]
+    suit = rnd.suit_cards(seat, ctx.eff[lead[0]])  # kept by the round: no pass over the hand
+    return random_legal_play(rnd.hands[seat], lead, ctx, rng, trick.lead_comps, suit=suit)
 
 
 def random_legal_play(
@@ -298,22 +302,26 @@ def random_legal_play(
     ctx: TrumpContext,
     rng: random.Random,
     lead_comps: Sequence[Combo] | None = None,
+    *,
+    suit: list[int] | None = None,
 ) -> tuple[int, ...]:
     """A random legal lead (``lead`` None: one combination) or follow, from the hand alone.
 
-    Needs nothing hidden, so bots use it on their own observation.
+    Needs nothing hidden, so bots use it on their own observation. ``suit``: the hand's cards
+    of the led suit in hand order, when the caller keeps them (not changed here).
     """
     if lead is None:
         return _random_lead(hand, ctx, rng)
     n = len(lead)
     eff = ctx.eff
     e = eff[lead[0]]
-    suit = [c for c in hand if eff[c] == e]
+    if suit is None:
+        suit = [c for c in hand if eff[c] == e]
     if len(suit) == n:  # rng.sample of no cards draws nothing
         return tuple(suit)
     if len(suit) < n:
         rest = [c for c in hand if eff[c] != e]
-        return tuple(suit + rng.sample(rest, n - len(suit)))
+        return (*suit, *rng.sample(rest, n - len(suit)))
     if n == 1:
         return (rng.choice(suit),)
     comps = lead_comps or decompose(lead, ctx)

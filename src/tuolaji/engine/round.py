@@ -120,6 +120,25 @@ class _Declaring:
         self.options: tuple[tuple[int, ...], ...] | None = None
 
 
+class _Suits:
+    """One seat's cards by effective suit, each list in hand order, for one hand list at one
+    length (trump fixed); the seat's plays keep it up to date."""
+
+    __slots__ = ("hand", "n", "lists")
+
+    def __init__(self, hand: list[int], eff: Sequence[int]) -> None:
+        self.hand = hand
+        self.n = len(hand)
+        self.lists: dict[int, list[int]] = {}
+        for c in hand:
+            e = eff[c]
+            if e in self.lists:
+                self.lists[e].append(c)
+            else:
+                self.lists[e] = [c]
+
+
+_NO_CARDS: list[int] = []  # a suit a hand does not hold (never changed)
 _DECLARING_KINDS = {level: frozenset(declaring_kinds(LevelRank(level))) for level in range(2, 16)}
 
 
@@ -172,6 +191,7 @@ class Round:
         self._suit_counts: list[dict[int, Counter[int]] | None] | None = None  # see suit_counts()
         self.public_tricks: tuple[PublicTrick, ...] = ()  # finished tricks' public forms so far (observe)
         self._declaring: list[_Declaring | None] = [None] * self.players  # see declaration_options()
+        self._suits: list[_Suits | None] = [None] * self.players  # see suit_cards()
 
     # ----------------------------------------------------------------- queries
     @property
@@ -285,6 +305,16 @@ class Round:
                 else:
                     got[e] = Counter((c,))
         return got
+
+    def suit_cards(self, seat: int, suit: int) -> list[int]:
+        """The seat's cards of effective suit ``suit`` (trump fixed), in hand order: kept up to
+        date by its plays, worked out again for a hand put in from outside. Read only."""
+        hand = self.hands[seat]
+        kept = self._suits[seat]
+        if kept is None or kept.hand is not hand or kept.n != len(hand):
+            assert self.ctx is not None
+            kept = self._suits[seat] = _Suits(hand, self.ctx.eff)
+        return kept.lists.get(suit, _NO_CARDS)
 
     # ----------------------------------------------------------------- checking
     def check(self, action: Action) -> None:
@@ -701,6 +731,7 @@ class Round:
     def _start_play(self) -> None:
         dealer = self._dealer()
         self._suit_counts = None  # the kitty and the trump may have changed the hands' suits
+        self._suits = [None] * self.players
         self.phase = Phase.PLAY
         self.turn = dealer
         self.trick = Trick(dealer)
@@ -728,6 +759,13 @@ class Round:
             trick.attempted = attempted
         played = tuple(cards)
         hand = self.hands[seat]
+        kept = self._suits[seat]
+        if kept is not None and kept.hand is hand and kept.n == len(hand):
+            eff = ctx.eff
+            lists = kept.lists
+            for c in played:
+                lists[eff[c]].remove(c)
+            kept.n -= len(played)
         for c in played:
             hand.remove(c)
         by_suit = self._suit_counts[seat] if self._suit_counts is not None else None
@@ -936,6 +974,7 @@ class Round:
         r.events = list(self.events)
         r._suit_counts = None
         r._declaring = [None] * self.players
+        r._suits = [None] * self.players
         return r
 
 
