@@ -370,6 +370,41 @@ def test_suit_counts_follow_every_play_and_copy(decks: int) -> None:
         rnd.apply(Play(rnd.turn, random_play(rnd, rnd.turn, rng)))
 
 
+@pytest.mark.parametrize("decks", [2, 4])
+def test_suit_cards_follow_every_play_copy_and_hand_put_in(decks: int) -> None:
+    """The seats' cards by effective suit that the round keeps (random follows read them) stay
+    equal to the hand's cards of that suit in hand order: after every play, in a copy, and for a
+    hand put in from outside (bots' sampled worlds), even one of the same length."""
+    from tuolaji.engine.legal import random_play
+
+    rng = random.Random(decks + 10)
+    rules = RuleSet(decks=decks)
+    for _ in range(6):
+        deck = new_deck(decks)
+        rng.shuffle(deck)
+        rnd = Round(rules=rules, deck=deck, level=rng.randint(2, 14), dealer=1)
+        while rnd.phase == Phase.DEAL:
+            rnd.apply(Deal())
+        while rnd.phase == Phase.DECLARE:
+            assert rnd.turn is not None
+            rnd.apply(Pass(rnd.turn))
+        rnd.apply(Bury(1, tuple(rnd.hands[1][: rnd.kitty_size])))
+        while rnd.phase == Phase.PLAY:
+            assert rnd.ctx is not None and rnd.turn is not None
+            eff = rnd.ctx.eff
+            roll = rng.random()
+            if roll < 0.1:
+                rnd = rnd.copy()
+            elif roll < 0.2:  # two seats swap hands of the same length: new lists
+                a, b = rng.sample(range(rules.players), 2)
+                if len(rnd.hands[a]) == len(rnd.hands[b]):
+                    rnd.hands[a], rnd.hands[b] = list(rnd.hands[b]), list(rnd.hands[a])
+            for s in range(rules.players):
+                for e in range(5):
+                    assert rnd.suit_cards(s, e) == [c for c in rnd.hands[s] if eff[c] == e]
+            rnd.apply(Play(rnd.turn, random_play(rnd, rnd.turn, rng)))
+
+
 def test_submultisets_built_at_once_come_in_the_lazy_order() -> None:
     from tuolaji.engine.legal import _all_submultisets, _lazy_submultisets, count_submultisets
 
