@@ -98,6 +98,10 @@ def _dealer_seed(browser: Any, url: str, lang: str, size: tuple[int, int], shoot
     page.locator("#btn-hint").click()
     page.locator("#hand .hand-card.selected").first.wait_for()
     shoot(page, "lead")
+    page.locator("#btn-rules-help").click()
+    page.locator("#btn-help-close").wait_for()
+    shoot(page, "rules-help")
+    page.locator("#btn-help-close").click()
     _until(page, lambda: phase(page) == "between", timeout=600)
     page.locator("#summary").wait_for()
     shoot(page, "summary")
@@ -184,6 +188,62 @@ def seats_tour(browser: Any, url: str, lang: str, size: tuple[int, int], shoot: 
         ctx.close()
 
 
+def throw_tour(browser: Any, url: str, lang: str, size: tuple[int, int], shoot: Any) -> None:
+    """A failed throw, as seat 0 sees it right after (the browser tests' fake transport)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_client_modules import fake_table
+    from test_table_feel import _state_after_a_failed_throw
+
+    class Srv:
+        pass
+
+    srv = Srv()
+    srv.url = url  # type: ignore[attr-defined]
+    state, _ = _state_after_a_failed_throw()
+    ctx = _context(browser, lang, size, f"tour-throw-{lang}")
+    page = fake_table(srv, ctx, state)
+    page.add_style_tag(url=url + "/static/style.css")
+    page.evaluate(
+        "async ([s, lang]) => { const { setLang } = await import('/static/js/i18n.js'); setLang(lang);"
+        " window.room.deliver({ type: 'welcome', rules: { throw_penalty: 'stake', stake: 100, decks: 2 } });"
+        " window.room.deliver(s); }",
+        [state, lang],
+    )
+    page.locator("#failed-throw").wait_for()
+    shoot(page, "failed-throw")
+    ctx.close()
+
+
+def reconnect_tour(browser: Any, url: str, lang: str, size: tuple[int, int], shoot: Any) -> None:
+    """The server goes away mid-round (its own process, stopped), then comes back."""
+    import httpx
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from processes import free_port, serve, stop
+
+    token = f"tour-reconnect-{lang}"
+    with tempfile.TemporaryDirectory() as tmp:
+        db, port = Path(tmp) / "g.sqlite3", free_port()
+        own = f"http://127.0.0.1:{port}"
+        proc = serve(db, port)
+        try:
+            body = {"seat": 0, "speed": "slow", "difficulty": "easy"}
+            code = httpx.post(own + "/api/games", json=body, headers={"X-Tuolaji-Token": token}).json()["code"]
+            ctx = _context(browser, lang, size, token)
+            page = ctx.new_page()
+            page.goto(own + f"/r/{code}")
+            page.locator("#hand .hand-card").first.wait_for()
+            stop(proc)
+            page.locator(".banner:not([hidden])").wait_for()
+            shoot(page, "reconnecting")
+            proc = serve(db, port)
+            page.locator(".banner[hidden]").wait_for(state="attached")
+            shoot(page, "reconnected")
+            ctx.close()
+        finally:
+            stop(proc)
+
+
 def start_tour(browser: Any, url: str, lang: str, size: tuple[int, int], shoot: Any) -> None:
     ctx = _context(browser, lang, size, f"tour-start-{lang}")
     page = ctx.new_page()
@@ -192,6 +252,8 @@ def start_tour(browser: Any, url: str, lang: str, size: tuple[int, int], shoot: 
     shoot(page, "start")
     page.locator(".rules-details summary").first.click()
     shoot(page, "start-rules")
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    shoot(page, "start-bottom")
     ctx.close()
 
 
@@ -200,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("tour"))
     ap.add_argument("--size", default="360x640")
     ap.add_argument("--lang", default="zh")
-    ap.add_argument("--only", default="start,dealer,lan,match,seats", help="which parts of the tour")
+    ap.add_argument("--only", default="start,dealer,throw,reconnect,lan,match,seats", help="which parts of the tour")
     args = ap.parse_args(argv)
     w, h = (int(x) for x in args.size.split("x"))
 
@@ -216,7 +278,8 @@ def main(argv: list[str] | None = None) -> int:
         page.screenshot(path=str(path))
         print(path, flush=True)
 
-    parts = {"start": start_tour, "dealer": dealer_tour, "lan": lan_tour, "match": match_tour, "seats": seats_tour}
+    parts = {"start": start_tour, "dealer": dealer_tour, "throw": throw_tour, "reconnect": reconnect_tour, "lan": lan_tour,
+             "match": match_tour, "seats": seats_tour}
     with tempfile.TemporaryDirectory() as tmp, LiveServer(Path(tmp) / "g.sqlite3", allow_seed=True) as srv, \
             sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])

@@ -4,6 +4,7 @@ English): each defect seen there is fixed and checked here by what the page show
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -172,4 +173,110 @@ def test_english_says_one_card_not_card_s(srv: LiveServer, context: Any) -> None
     match = _bots_until("classic", follow_one)
     page = fake_table(srv, context, _state_for(match, 0))  # the harness speaks English
     assert page.locator("#status").inner_text() == "Your turn — Follow with 1 card."
-    assert page.evaluate("async () => (await import('/static/js/i18n.js')).t('follow_n', {n: 2})") == "Follow with 2 card(s)."
+    assert page.evaluate("async () => (await import('/static/js/i18n.js')).t('follow_n', {n: 2})") == "Follow with 2 cards."
+
+
+# ---------------------------------------------------------------- session 4: the Chinese pass at 390×844 and 1366×768
+
+
+def test_the_log_reads_in_the_language_the_player_switches_to(srv: LiveServer, context: Any) -> None:
+    """Seen on the Chinese table (the language button pressed once): the log's earlier lines stayed in
+    English ("West wins the trick (0 points)") under Chinese ones; the log is worded when shown."""
+    match = _bots_until("classic", lambda m: m.round.phase == Phase.PLAY and len(m.round.tricks) >= 3)
+    page = fake_table(srv, context, _state_for(match, 0))  # the harness speaks English
+    log = "() => [...document.querySelectorAll('#log li')].map((li) => li.textContent)"
+    english = page.evaluate(log)
+    assert any("wins the trick" in line for line in english), english
+    page.locator(".topbar button.lang").click()
+    chinese = page.evaluate(log)
+    assert len(chinese) == len(english), chinese
+    assert not any(re.search(r"[a-z]{3,}", line) for line in chinese), chinese
+    assert any("赢得此墩" in line for line in chinese), chinese
+    page.locator(".topbar button.lang").click()
+    assert page.evaluate(log) == english
+    assert not page.errors
+
+
+def test_the_replay_names_the_viewer_once_and_says_whose_turn_it_was(srv: LiveServer, browser: Any) -> None:
+    """Seen in the replay at both sizes: the viewer's seat read "我 (你)" (me (you)), and the status
+    line "等待 下家……" (waiting for) as if the replay were waiting for someone."""
+    record = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    code = httpx.post(srv.url + "/api/import", json=record, timeout=60).json()["code"]
+    ctx = browser.new_context(viewport=PHONE, locale="zh-CN", reduced_motion="reduce")
+    try:
+        page = ctx.new_page()
+        page.goto(srv.url + f"/replay/{code}")
+        page.locator("#rp-next").wait_for()
+        for _ in range(12):
+            page.locator("#rp-next-trick").click()
+        assert page.locator(".felt .seat[data-pos='bottom']").inner_text().split("\n")[0].strip() == "我"
+        status = page.locator("#status").inner_text()
+        assert status.startswith("轮到 ") and "等待" not in status, status
+        last = page.locator("#last-trick").inner_text()
+        assert "(你)" not in last, last
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("size", [PHONE, {"width": 1366, "height": 768}])
+def test_each_rules_example_reads_beside_its_cards(srv: LiveServer, browser: Any, size: dict[str, int]) -> None:
+    """Seen in the rules help: the tractor's text (phone) and the throw's text (desktop) wrapped under
+    their cards, so a row of cards stood alone with its explanation below, next to the next example."""
+    match = _bots_until("classic", lambda m: m.round.phase == Phase.PLAY)
+    ctx = browser.new_context(viewport=size, locale="zh-CN", reduced_motion="reduce")
+    try:
+        page = _zh_page(srv, ctx, _state_for(match, 0))
+        page.add_style_tag(url="/static/style.css")
+        page.evaluate("(rules) => window.room.deliver({type: 'welcome', rules})", match.rules.to_dict())
+        page.click("#btn-rules-help")
+        page.locator("#rules-help .example").first.wait_for()
+        rows = page.evaluate(
+            """() => [...document.querySelectorAll('#rules-help .example')].map((ex) => {
+              const cards = ex.querySelector('.card-row').getBoundingClientRect();
+              const text = ex.querySelector(':scope > span:not(.card-row)').getBoundingClientRect();
+              return { gap: text.left - cards.right, top: text.top - cards.top, below: text.top - cards.bottom };
+            })"""
+        )
+        assert len(rows) == 3, rows
+        assert all(0 <= r["gap"] < 30 and r["below"] < 0 for r in rows), rows  # beside, not under
+    finally:
+        ctx.close()
+
+
+def test_the_counter_says_what_it_counts_and_open_trump_says_so(srv: LiveServer, phone: Any) -> None:
+    """Seen in the panel under the table: a row "主 ♠ ♥ ♣" over numbers, with nothing saying that
+    these are the cards not played yet; and the top bar's trump read "主 2 · ?" while nobody had
+    declared."""
+    match = _bots_until("classic", lambda m: m.round.phase == Phase.PLAY and len(m.round.tricks) >= 2)
+    page = _zh_page(srv, phone, _state_for(match, 0))
+    assert page.locator("#watch .counter-head").inner_text() == "记牌器（还没出的牌）"
+    assert page.locator("#watch .counter-head + #counter").count() == 1
+    texts = page.evaluate(
+        """async () => {
+          const { trumpText } = await import('/static/js/ui.js');
+          const { setLang } = await import('/static/js/i18n.js');
+          const open = { trump: null, level: 2, trump_fixed: false, bid: null };
+          const out = [trumpText(open)];
+          setLang('en');
+          out.push(trumpText(open));
+          return out;
+        }"""
+    )
+    assert texts == ["2 · 未定", "2 · not set yet"], texts
+
+
+def test_the_import_button_speaks_the_page_language(srv: LiveServer, phone: Any) -> None:
+    """Seen on the Chinese start page: the file input's "Choose File / No file chosen", the browser's
+    own words in the browser's language. A button of the page's own replaces it, and still imports."""
+    page = phone.new_page()
+    page.goto(srv.url + "/")
+    choose = page.locator("#import-choose")
+    choose.wait_for()
+    assert choose.inner_text() == "选择文件…"
+    box = choose.bounding_box()
+    assert box is not None and box["height"] >= 32 and box["width"] >= 64  # a control a finger can press
+    assert page.locator("#import-file").bounding_box()["width"] <= 1  # type: ignore[index]
+    with page.expect_file_chooser() as chooser:
+        choose.click()
+    chooser.value.set_files(str(GOLDEN))
+    page.wait_for_url("**/replay/*")

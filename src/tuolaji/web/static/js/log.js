@@ -57,26 +57,36 @@ export function eventLine(e, name, rules = null) {
 
 export class GameLog {
   constructor() {
-    /** @type {string[]} */
-    this.lines = [];
+    /** @type {({ e: WireEvent } | { skipped: number })[]} the events worth a line, worded when shown (the language may change) */
+    this.items = [];
     /** @type {string | null} the kind of the last event read (a requested redeal needs no second line) */
     this.last = null;
   }
 
   /**
-   * Add the lines of a state's new events. A client that fell far behind is sent only the latest
-   * events, and `events_skipped` counts the rest: the log says so instead of pretending it is whole.
+   * Keep a state's new events that make a line. A client that fell far behind is sent only the
+   * latest events, and `events_skipped` counts the rest: the log says so instead of pretending it
+   * is whole.
    * @param {StateMsg} m
+   */
+  add(m) {
+    if (m.events_skipped) this.items.push({ skipped: m.events_skipped });
+    for (const e of m.events || []) {
+      const shown = !(e.e === "redealt" && this.last === "redeal_requested") && eventLine(e, () => "", null) !== null;
+      this.last = e.e;
+      if (shown) this.items.push({ e });
+    }
+    if (this.items.length > 200) this.items.splice(0, this.items.length - 100);
+  }
+
+  /**
+   * The last ``n`` lines in the page's language now.
+   * @param {number} n
    * @param {(seat: number) => string} name
    * @param {Record<string, any> | null} [rules] the table's rules
+   * @returns {string[]}
    */
-  add(m, name, rules = null) {
-    if (m.events_skipped) this.lines.push(t("ev_skipped", { n: m.events_skipped }));
-    for (const e of m.events || []) {
-      const line = e.e === "redealt" && this.last === "redeal_requested" ? null : eventLine(e, name, rules);
-      this.last = e.e;
-      if (line) this.lines.push(line);
-    }
-    if (this.lines.length > 200) this.lines.splice(0, this.lines.length - 100);
+  lines(n, name, rules = null) {
+    return this.items.slice(-n).map((x) => ("skipped" in x ? t("ev_skipped", { n: x.skipped }) : eventLine(x.e, name, rules) || ""));
   }
 }

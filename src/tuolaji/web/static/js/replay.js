@@ -122,7 +122,8 @@ export class ReplayPage {
       type: "state",
       room: {
         code: this.code, status: "playing", host: false, rules: "", spectators: 0,
-        seats: names.map((n, i) => ({ name: n, human: true, connected: true, autoplay: false, bot: false, team: summary ? summary.teams[i] : i % 2 })),
+        // only the names players chose: the table names the others as this seat sees them ("我", not "我 (你)")
+        seats: names.map((_n, i) => ({ name: (data.names || [])[i] || "", human: true, connected: true, autoplay: false, bot: false, team: summary ? summary.teams[i] : i % 2 })),
         settings: { speed: null, timer: null, difficulty: null }, counter: false, password: false,
       },
       you: { seat: this.seat, host: false, lang: "", autoplay: false }, view: v, between: false, thinking: false,

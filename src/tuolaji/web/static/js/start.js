@@ -181,7 +181,10 @@ export class StartPage {
         go(res.over ? `/replay/${res.code}` : `/r/${res.code}`);
       } catch (e) { toast(errorText(e)); }
     });
-    list.appendChild(h("label", { class: "import row", for: "import-file" }, h("span", {}, t("import_record")), file));
+    // the browser's own file button speaks the browser's language, not the page's: it is hidden
+    // behind a button of ours (still the focused control, and still what a screen reader reads)
+    list.appendChild(h("label", { class: "import row", for: "import-file" }, h("span", {}, t("import_record")), file,
+      h("span", { class: "button", id: "import-choose", "aria-hidden": "true" }, t("choose_file"))));
     r.append(solo, info.mode === "offline" ? "" : friends, statsPanel(), list);  // offline: every table is in this browser
   }
 }

@@ -217,7 +217,7 @@ export class TablePage {
     const turnChanged = !prev || !prev.options || !m.options || prev.options.turn !== m.options.turn || prev.view.phase !== v.phase;
     if (newRound || turnChanged) { this.hintText = null; this.checkResult = null; this.coachMsg = null; }  // a refusal belongs to its turn
     if (newRound) this.selected = [];
-    this.log.add(m, (s) => this.name(s), this.rules);
+    this.log.add(m);
     this.watch(m, prev);
     if (localStorage.getItem("tuolaji.trumpLeft") === "on") trumpSide(m, true);
     this.render();
@@ -623,6 +623,7 @@ export class TablePage {
     if (st.room.status === "lobby") status = t("waiting_host");
     else if (st.between) status = t("phase_done");
     else if (v.over) status = t("match_over");
+    else if (this.readonly && st.waiting_for !== null && st.waiting_for !== undefined) status = t("replay_turn", { name: this.name(st.waiting_for) });  // a replay's frame: nobody is waited for
     else if (this.myTurn()) status = t("your_turn");
     else if (st.waiting_for !== null && st.waiting_for !== undefined) status = st.thinking ? t("thinking", { name: this.name(st.waiting_for) }) : t("waiting_for", { name: this.name(st.waiting_for) });
     else status = t(PHASE_KEYS[v.phase] || "phase_play");
@@ -786,7 +787,7 @@ export class TablePage {
     }
     const spect = st.room.spectators ? h("p", { class: "muted" }, t("spectators", { n: st.room.spectators })) : null;
     const log = h("section", { class: "log" }, h("h2", {}, t("log")),
-      h("ol", { id: "log", role: "log", "aria-live": "polite" }, ...this.log.lines.slice(-40).map((l) => h("li", {}, l))));
+      h("ol", { id: "log", role: "log", "aria-live": "polite" }, ...this.log.lines(40, (s) => this.name(s), this.rules).map((l) => h("li", {}, l))));
     if (!this.readonly) side.append(log);  // a replay's steps are its log
     if (spect) side.appendChild(spect);
     const typing = document.activeElement && document.activeElement.id === "chat-input";
@@ -829,6 +830,7 @@ export class TablePage {
     if (st.room.counter && me !== null && localStorage.getItem("tuolaji.counter") !== "off" && (v.phase === "play" || v.phase === "done")) {
       const left = this.tally.unseen({ decks, trump: v.trump, level: v.level, hand: v.hand, kitty: v.kitty });
       const groups = GROUPS.filter((g) => g !== v.trump);  // the trump suit's cards count as trump
+      box.appendChild(h("h3", { class: "counter-head" }, t("counter")));
       box.appendChild(h("div", { class: "counter", id: "counter", title: t("counter_title"), "aria-label": t("counter_title"), style: `grid-template-columns: repeat(${groups.length}, auto)` },
         ...groups.map((g) => h("span", { class: "suit" + (g === "H" || g === "D" ? " red" : "") }, g === "T" ? t("trump") : (suitText(g) || g))),
         ...groups.map((g) => h("span", { "data-group": g }, String(left[g])))));

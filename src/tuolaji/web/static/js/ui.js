@@ -57,7 +57,7 @@ export function levelText(rank) {
 }
 
 /**
- * "♥7", "no-trump 7", or "7 · ?" while trump is open.
+ * "♥7", "no-trump 7", or "7 · not set yet" while trump is open.
  * @param {RoundView | null | undefined} view
  */
 export function trumpText(view) {
@@ -66,7 +66,7 @@ export function trumpText(view) {
   if (s) return `${suitText(s)}${levelText(view.level)}`;
   if (view.trump_fixed || (view.bid && view.bid.cards && view.bid.cards[0] && view.bid.cards[0].endsWith("J")))
     return `${t("no_trump")} ${levelText(view.level)}`;
-  return `${levelText(view.level)} · ?`;
+  return `${levelText(view.level)} · ${t("trump_open")}`;
 }
 
 /** @type {Record<string, string>} */
