@@ -196,21 +196,34 @@ class HandThreats:
         return count >= n and best > (top if tier == 1 else -1)
 
 
+_SINGLES: dict[tuple[TrumpContext, tuple[int, ...]], tuple[tuple[int, ...], ...]] = {}
+_SINGLES_MAX = 4096  # entries; rollouts lead from the same hands again and again
+
+
 def _few_leads(
     hand: Sequence[int], ctx: TrumpContext, unseen_by_suit: Callable[[int], Mapping[int, int]]
 ) -> list[tuple[int, ...]]:
     """Rollout leads: every multi-card lead the heuristic would weigh (tuples, tractors, throws
-    of sure combinations), but per suit only the top and the lowest singles."""
-    eff, order = ctx.eff, ctx.order
+    of sure combinations), but per suit only the top and the lowest singles (remembered per hand)."""
     out = set(lead_options(hand, ctx, unseen_by_suit, singles=False))
-    by_suit: dict[int, set[int]] = {}
-    for c in hand:
-        by_suit.setdefault(eff[c], set()).add(c)
-    for cards in by_suit.values():
-        ranked = sorted(cards, key=lambda c: (order[c], POINTS[c]))
-        out.add((ranked[-1],))
-        low = [c for c in ranked if not POINTS[c]] or ranked
-        out.add((low[0],))
+    key = (ctx, tuple(hand))
+    singles = _SINGLES.get(key)
+    if singles is None:
+        eff, order = ctx.eff, ctx.order
+        by_suit: dict[int, set[int]] = {}
+        for c in hand:
+            by_suit.setdefault(eff[c], set()).add(c)
+        picked: list[tuple[int, ...]] = []
+        for cards in by_suit.values():
+            ranked = sorted(cards, key=lambda c: (order[c], POINTS[c]))
+            picked.append((ranked[-1],))
+            low = [c for c in ranked if not POINTS[c]] or ranked
+            picked.append((low[0],))
+        singles = tuple(picked)
+        if len(_SINGLES) >= _SINGLES_MAX:
+            _SINGLES.clear()
+        _SINGLES[key] = singles
+    out.update(singles)
     return list(out)
 
 
@@ -231,6 +244,12 @@ def tactical_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     st = TrickState(seat, rnd.players, hand, ctx, trick.seats, plays, trick.lead_comps, side, att[seat], tricks_left)
     threats = HandThreats(rnd)
     if plays:
+        if len(plays[0]) == 1:  # a single led: every card kind of the suit, or of the hand when void
+            by_suit = rnd.suit_counts(seat)
+            own = by_suit.get(ctx.eff[plays[0][0]])
+            if own:
+                return choose_follow(st, threats, [(c,) for c in own])
+            return choose_follow(st, threats, [(c,) for cards in by_suit.values() for c in cards])
         return choose_follow(st, threats)
     others = [s for s in range(rnd.players) if s != seat]
 

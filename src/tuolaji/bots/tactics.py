@@ -114,16 +114,55 @@ def threatened(st: TrickState, play: Sequence[int], by: Sequence[int], threats: 
 
 
 # ------------------------------------------------------------------ following
+_FOLLOWS: dict[tuple[TrumpContext, tuple[int, ...], bool, tuple[int, ...]], tuple[tuple[int, ...], ...]] = {}
+_FOLLOWS_MAX = 8192  # entries; a search's rollouts meet the same hands again and again
+
+
 def follow_options(st: TrickState) -> list[tuple[int, ...]]:
-    """A varied set of legal follows: everything when few, else cheap / strong / point picks."""
+    """A varied set of legal follows: everything when few, else cheap / strong / point picks.
+
+    Follows to a lead of several cards are remembered per context and lead, by the cards of the
+    led suit (in hand order) or, short of the suit, by the whole hand: the search's rollouts
+    and its inference ask for the same ones many times. The list is the same, in the same
+    order, as working it out again."""
     lead = st.plays[0]
     ctx = st.ctx
     eff = ctx.eff
     n = len(lead)
     e = eff[lead[0]]
-    hand = list(st.hand)
+    hand = st.hand
     suit = [c for c in hand if eff[c] == e]
-    comps = st.comps or decompose(lead, ctx)
+    if n == 1:
+        if len(suit) > 1:
+            return [(c,) for c in set(suit)]
+        if suit:
+            return [tuple(suit)]
+        # void: every card kind of the rest once, in card order (as all_submultisets lists them)
+        out: set[tuple[int, ...]] = set()
+        out.update((c,) for c in sorted(set(hand)))
+        return list(out)
+    short = len(suit) <= n
+    key = (ctx, tuple(lead), short, tuple(hand) if short else tuple(suit))
+    got = _FOLLOWS.get(key)
+    if got is not None:
+        return list(got)
+    options = _follows(lead, hand, suit, st.comps or decompose(lead, ctx), ctx)
+    if options is not None:
+        if len(_FOLLOWS) >= _FOLLOWS_MAX:
+            _FOLLOWS.clear()
+        _FOLLOWS[key] = tuple(options)
+        return options
+    return _large_follows(lead, list(hand), suit, st.comps or decompose(lead, ctx), ctx)
+
+
+def _follows(
+    lead: Sequence[int], hand: Sequence[int], suit: list[int], comps: Sequence[Combo], ctx: TrumpContext
+) -> list[tuple[int, ...]] | None:
+    """:func:`follow_options` of several cards from the suit's cards (or, short of the suit, the
+    hand); None for a large choice within the suit, where the hand is asked (not remembered)."""
+    eff = ctx.eff
+    n = len(lead)
+    e = eff[lead[0]]
     out: set[tuple[int, ...]] = set()
     if len(suit) <= n:
         need = n - len(suit)
@@ -147,20 +186,27 @@ def follow_options(st: TrickState) -> list[tuple[int, ...]]:
                     for low in (True, False):
                         out.add(tuple(sorted(structured_pick(trumps, comps, ctx, low=low))))
         return list(out)
-    if n == 1:
-        return [(c,) for c in set(suit)]
     items = sorted(Counter(suit).items())
     if count_submultisets(items, n) <= ENUM_LIMIT:
         if len(comps) == n:  # all singles: any n cards of the suit
             return all_submultisets(items, n)
         required = required_structure(Counter(suit), comps, n, ctx.order)
         return [p for p in all_submultisets(items, n) if structure_reason(p, required, comps, ctx) is None]
+    return None
+
+
+def _large_follows(
+    lead: Sequence[int], hand: list[int], suit: list[int], comps: Sequence[Combo], ctx: TrumpContext
+) -> list[tuple[int, ...]]:
+    """Too many follows within the suit to list: the lead's shape, low and high, as far as legal."""
+    n = len(lead)
+    out: set[tuple[int, ...]] = set()
     for low in (True, False):
         p = tuple(sorted(structured_pick(suit, comps, ctx, low=low)))
         if follow_reason(lead, hand, p, ctx, comps) is None:
             out.add(p)
     if not out:
-        for p in submultisets(items, n):
+        for p in submultisets(sorted(Counter(suit).items()), n):
             if follow_reason(lead, hand, p, ctx, comps) is None:
                 out.add(p)
                 break
@@ -231,7 +277,6 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
     if st.tricks_left == 1:  # the last trick decides the kitty
         last_bonus = 30.0
     scored: list[tuple[float, tuple[int, ...]]] = []
-    have = _counts(st.hand)
     eff, order, tab = ctx.eff, ctx.order, strengths(ctx)
     suit = eff[lead[0]]
     k, m, n = comps[0].k, comps[0].m, len(lead)
@@ -240,14 +285,17 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
     # winning play's rank is exactly its winning_shape(), so the answer is kept per rank
     beaten: dict[tuple[int, int], bool] = {}
     single = n == 1
+    held = st.hand.count  # a single: how many of the card the hand holds (one C-level scan)
+    have = None if single else _counts(st.hand)
     for p in opts:
         if single:  # cost(), points() and play_rank() of one card, inline (the same arithmetic)
             c = p[0]
             pts = table + POINTS[c]
-            given_up = LAMBDA * (((10 if eff[c] == TRUMP else 6) + 0.0 if have[c] >= 2 else 0.0) + tab[c])
+            given_up = LAMBDA * (((10 if eff[c] == TRUMP else 6) + 0.0 if held(c) >= 2 else 0.0) + tab[c])
             ec = eff[c]
             rank: tuple[int, int] | None = (0, order[c]) if ec == suit else ((1, order[c]) if ec == TRUMP else None)
         else:
+            assert have is not None
             pts = table + points(p)
             given_up = cost(p, st.hand, ctx, have)
             rank = play_rank(p, lead, comps, ctx)
@@ -272,10 +320,13 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
 # ------------------------------------------------------------------ leading
 def sure_combos(cards: Sequence[int], ctx: TrumpContext, unseen_suit: Mapping[int, int]) -> list[Combo]:
     """Combinations of one suit that nothing unseen of the same shape can beat."""
-    order = ctx.order
+    return _sure(decompose(cards, ctx), unseen_suit, ctx.order)
+
+
+def _sure(comps: Sequence[Combo], unseen_suit: Mapping[int, int], order: Sequence[int]) -> list[Combo]:
     tops: dict[tuple[int, int], int] = {}  # the unseen cards' best top per shape, asked once
     out: list[Combo] = []
-    for c in decompose(cards, ctx):
+    for c in comps:
         shape = (c.k, c.m)
         top = tops.get(shape)
         if top is None:
@@ -285,16 +336,38 @@ def sure_combos(cards: Sequence[int], ctx: TrumpContext, unseen_suit: Mapping[in
     return out
 
 
+HandLeads = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, tuple[Combo, ...]], ...]]
+_HAND_LEADS: dict[tuple[TrumpContext, tuple[int, ...], bool], HandLeads] = {}
+_HAND_LEADS_MAX = 4096  # entries; a search's rollouts lead from the same hands again and again
+
+
+def _hand_leads(hand: Sequence[int], ctx: TrumpContext, singles: bool) -> HandLeads:
+    """What :func:`lead_options` takes from the hand alone, remembered per context and hand (in
+    hand order): its single-combination leads (first occurrences, in order) and, per suit in
+    the order the hand shows them, the suit's decomposition."""
+    key = (ctx, tuple(hand), singles)
+    got = _HAND_LEADS.get(key)
+    if got is None:
+        combos = tuple(dict.fromkeys(tuple(sorted(c)) for c in lead_combos(hand, ctx, singles=singles)))
+        by_suit: dict[int, list[int]] = {}
+        for c in hand:
+            by_suit.setdefault(ctx.eff[c], []).append(c)
+        got = (combos, tuple((e, tuple(decompose(cards, ctx))) for e, cards in by_suit.items()))
+        if len(_HAND_LEADS) >= _HAND_LEADS_MAX:
+            _HAND_LEADS.clear()
+        _HAND_LEADS[key] = got
+    return got
+
+
 def lead_options(
     hand: Sequence[int], ctx: TrumpContext, unseen_by_suit: Callable[[int], Mapping[int, int]], *, singles: bool = True
 ) -> list[tuple[int, ...]]:
     """Single combinations (singles, pairs, tractors) plus, per suit, a throw of its sure combos."""
-    out = {tuple(sorted(c)) for c in lead_combos(hand, ctx, singles=singles)}
-    by_suit: dict[int, list[int]] = {}
-    for c in hand:
-        by_suit.setdefault(ctx.eff[c], []).append(c)
-    for e, cards in by_suit.items():
-        sure = sure_combos(cards, ctx, unseen_by_suit(e))
+    combos, suits = _hand_leads(hand, ctx, singles)
+    out = set(combos)  # (added one by one in the same order as before: the same set, the same order)
+    order = ctx.order
+    for e, comps in suits:
+        sure = _sure(comps, unseen_by_suit(e), order)
         if len(sure) >= 2:
             out.add(tuple(sorted(x for comb in sure for x in comb.cards)))
     return list(out)
