@@ -67,22 +67,33 @@ class PlayModel:
         self.obs, self.ctx, self.temper, self.eps = obs, obs.ctx, temper, eps
         self.follows = _recent_follows(obs, window)
         self.evaluations = 0  # follows scored so far (the search counts them in its step budget)
+        # the log-likelihood of a follow depends only on the follower's hand then (and the kitty
+        # if it buried it): kept per follow and hand, for the deals that repeat them (late in a
+        # round most do); a repeat still counts as an evaluation, so budgets are unchanged
+        self._logs: dict[tuple[int, tuple[int, ...], tuple[int, ...] | None], float] = {}
 
     def log_weight(self, hands: list[list[int]], kitty: list[int]) -> float:
         obs, ctx = self.obs, self.ctx
         total = 0.0
         burier_hidden = obs.kitty is None  # the burier knows the kitty: its cards are not unseen to it
-        for f in self.follows:
+        for i, f in enumerate(self.follows):
             hand = _counts(hands[f.seat])
             for c, n in f.since.items():
                 hand[c] = hand.get(c, 0) + n
+            cards = sorted([c for c, n in hand.items() for _ in range(n)])
+            knows_kitty = burier_hidden and f.seat == obs.dealer
+            key = (i, tuple(cards), tuple(sorted(kitty)) if knows_kitty else None)
+            self.evaluations += 1
+            known = self._logs.get(key)
+            if known is not None:  # this follow from this hand (and kitty) scored before
+                total += known
+                continue
             left = list(f.left)  # unseen by the seat then: not played before, not in its hand
             for c, n in hand.items():
                 left[c] -= n
-            if burier_hidden and f.seat == obs.dealer:
+            if knows_kitty:
                 for c in kitty:
                     left[c] -= 1
-            cards = sorted([c for c, n in hand.items() for _ in range(n)])
             st = TrickState(
                 f.seat,
                 obs.players,
@@ -99,12 +110,12 @@ class PlayModel:
             if f.play not in options:
                 options.append(f.play)
             scored = score_follows(st, _ThenThreats(ctx, left, f.void, f.no_pairs), options)
-            self.evaluations += 1
             top = max(s for s, _ in scored)
             z = sum(math.exp((s - top) / self.temper) for s, _ in scored)
             mine = next(s for s, p in scored if p == f.play)
             prob = (1 - self.eps) * math.exp((mine - top) / self.temper) / z + self.eps / len(scored)
-            total += math.log(prob)
+            known = self._logs[key] = math.log(prob)
+            total += known
         return total
 
 
