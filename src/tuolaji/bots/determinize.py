@@ -24,13 +24,13 @@ KITTY = -1  # the pseudo-seat of a hidden kitty
 
 def sample_hidden(obs: Observation, mem: Memory, rng: random.Random, *, tries: int = 30) -> tuple[list[list[int]], list[int]]:
     """Hands for every seat (the observer's own as is) and the kitty, drawn at random."""
-    eff = mem.ctx.eff
     sizes = {s: obs.hand_sizes[s] for s in range(obs.players) if s != obs.seat}
     if mem.kitty_hidden:
         sizes[KITTY] = obs.kitty_size
+    prep = _prepared(obs, mem, sizes)
     for attempt in range(tries):
         strict = attempt < tries - 5  # last tries: relax the soft rules (kitty without trumps, no pairs)
-        got = _try_sample(mem, sizes, eff, rng, strict=strict, voids=attempt < tries - 1)
+        got = _try_sample(prep, rng, strict=strict, voids=attempt < tries - 1)
         if got is not None:
             hands = [list(obs.hand) if s == obs.seat else got[s] for s in range(obs.players)]
             kitty = list(obs.kitty) if obs.kitty is not None else got.get(KITTY, [])
@@ -38,31 +38,64 @@ def sample_hidden(obs: Observation, mem: Memory, rng: random.Random, *, tries: i
     raise AssertionError("no consistent deal found")  # pragma: no cover - the relaxed try always fits
 
 
-def _try_sample(
-    mem: Memory, sizes: dict[int, int], eff: tuple[int, ...], rng: random.Random, *, strict: bool, voids: bool
-) -> dict[int, list[int]] | None:
-    room = dict(sizes)
-    out: dict[int, list[int]] = {s: [] for s in sizes}
-    pool = Counter(mem.unseen)
-    for s in sizes:  # known holdings first
-        if s == KITTY:
-            continue
-        for c, n in mem.holds[s].items():
-            take = min(n, pool[c], room[s])
-            out[s].extend([c] * take)
-            pool[c] -= take
-            room[s] -= take
-    cards = list(pool.elements())
+class _Prepared:
+    """What every draw for one observation and memory starts from: the known holdings placed,
+    the room left per seat, the cards left to deal (before shuffling), and per set of rules
+    (strict, voids) each card's allowed seats and their number."""
+
+    __slots__ = ("obs", "mem", "sizes", "out", "room", "cards", "allowed")
+
+    def __init__(self, obs: Observation, mem: Memory, sizes: dict[int, int]) -> None:
+        self.obs, self.mem, self.sizes = obs, mem, sizes
+        room = dict(sizes)
+        out: dict[int, list[int]] = {s: [] for s in sizes}
+        pool = Counter(mem.unseen)
+        for s in sizes:  # known holdings first
+            if s == KITTY:
+                continue
+            for c, n in mem.holds[s].items():
+                take = min(n, pool[c], room[s])
+                out[s].extend([c] * take)
+                pool[c] -= take
+                room[s] -= take
+        self.out, self.room = out, room
+        self.cards = list(pool.elements())
+        self.allowed: dict[tuple[bool, bool], tuple[dict[int, list[int]], dict[int, int]]] = {}
+
+    def options(self, strict: bool, voids: bool) -> tuple[dict[int, list[int]], dict[int, int]]:
+        got = self.allowed.get((strict, voids))
+        if got is None:
+            mem, eff = self.mem, self.mem.ctx.eff
+
+            def allowed(s: int, c: int) -> bool:
+                if s == KITTY:
+                    return not (strict and eff[c] == TRUMP)
+                return not voids or eff[c] not in mem.void[s]
+
+            options = {c: [s for s in self.sizes if allowed(s, c)] for c in set(self.cards)}
+            got = self.allowed[strict, voids] = (options, {c: len(v) for c, v in options.items()})
+        return got
+
+
+_LAST: list[_Prepared] = []  # the last observation's (a search draws many deals for one)
+
+
+def _prepared(obs: Observation, mem: Memory, sizes: dict[int, int]) -> _Prepared:
+    got = _LAST[0] if _LAST else None
+    if got is None or got.obs is not obs or got.mem is not mem or got.sizes != sizes:
+        got = _Prepared(obs, mem, sizes)
+        _LAST[:] = [got]
+    return got
+
+
+def _try_sample(prep: _Prepared, rng: random.Random, *, strict: bool, voids: bool) -> dict[int, list[int]] | None:
+    room = dict(prep.room)
+    out = {s: list(cards) for s, cards in prep.out.items()}
+    cards = list(prep.cards)
     rng.shuffle(cards)
-
-    def allowed(s: int, c: int) -> bool:
-        if s == KITTY:
-            return not (strict and eff[c] == TRUMP)
-        return not voids or eff[c] not in mem.void[s]
-
     # the most constrained cards first, so a void-heavy seat does not end up with leftovers
-    options = {c: [s for s in sizes if allowed(s, c)] for c in set(cards)}
-    cards.sort(key=lambda c: len(options[c]))
+    options, sizes = prep.options(strict, voids)
+    cards.sort(key=sizes.__getitem__)
     for c in cards:
         seats = [s for s in options[c] if room[s] > 0]
         if not seats:
@@ -76,6 +109,7 @@ def _try_sample(
         out[s].append(c)
         room[s] -= 1
     if strict:
+        mem, eff = prep.mem, prep.mem.ctx.eff
         for s, hand in out.items():
             if s != KITTY and mem.no_pairs[s]:
                 counts = Counter(hand)

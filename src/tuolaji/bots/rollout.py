@@ -260,13 +260,15 @@ def tactical_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
                 out[c] = out.get(c, 0) + n
         return out
 
-    def void(seats: list[int], e: int) -> bool:
-        return any(e not in threats.by_suit(s) for s in seats)
+    def voids(seats: list[int]) -> set[int]:
+        """The suits some of ``seats`` hold none of (the same whichever lead asks)."""
+        held = [threats.by_suit(s) for s in seats]
+        return {e for e in range(TRUMP + 1) if any(e not in h for h in held)}
 
-    allies = [s for s in others if side(s, seat)]
-    foes = [s for s in others if not side(s, seat)]
+    ally_void = voids([s for s in others if side(s, seat)])
+    foe_void = voids([s for s in others if not side(s, seat)])
     options = _few_leads(hand, ctx, unseen)
-    return choose_lead(st, threats, options, lambda e: void(allies, e), lambda e: void(foes, e))
+    return choose_lead(st, threats, options, ally_void.__contains__, foe_void.__contains__)
 
 
 POLICIES: dict[str, Policy] = {"greedy": greedy_play, "tactical": tactical_play, "random": random_play}

@@ -367,6 +367,8 @@ def lead_options(
     out = set(combos)  # (added one by one in the same order as before: the same set, the same order)
     order = ctx.order
     for e, comps in suits:
+        if len(comps) < 2:
+            continue  # one combination: no throw (its unseen cards need not be counted)
         sure = _sure(comps, unseen_by_suit(e), order)
         if len(sure) >= 2:
             out.add(tuple(sorted(x for comb in sure for x in comb.cards)))
