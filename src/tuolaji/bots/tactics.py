@@ -263,7 +263,7 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
     comps = st.comps or decompose(lead, ctx)
     w, best_rank = best_so_far(st.plays, ctx, comps)
     winner = st.seats[w]
-    table = sum(points(p) for p in st.plays)
+    table = sum([POINTS[c] for p in st.plays for c in p])
     later = later_seats(st)
     partner_later = any(st.same_side(o, st.seat) for o in later)
     foes_later = [o for o in later if not st.same_side(o, st.seat)]  # the only ones threatened() asks
@@ -363,6 +363,13 @@ def lead_options(
     hand: Sequence[int], ctx: TrumpContext, unseen_by_suit: Callable[[int], Mapping[int, int]], *, singles: bool = True
 ) -> list[tuple[int, ...]]:
     """Single combinations (singles, pairs, tractors) plus, per suit, a throw of its sure combos."""
+    return list(lead_option_set(hand, ctx, unseen_by_suit, singles=singles))
+
+
+def lead_option_set(
+    hand: Sequence[int], ctx: TrumpContext, unseen_by_suit: Callable[[int], Mapping[int, int]], *, singles: bool = True
+) -> set[tuple[int, ...]]:
+    """:func:`lead_options` as the set it is listed from."""
     combos, suits = _hand_leads(hand, ctx, singles)
     out = set(combos)  # (added one by one in the same order as before: the same set, the same order)
     order = ctx.order
@@ -372,7 +379,7 @@ def lead_options(
         sure = _sure(comps, unseen_by_suit(e), order)
         if len(sure) >= 2:
             out.add(tuple(sorted(x for comb in sure for x in comb.cards)))
-    return list(out)
+    return out
 
 
 def choose_lead(
@@ -462,6 +469,7 @@ __all__ = [
     "score_leads",
     "follow_options",
     "lead_options",
+    "lead_option_set",
     "strength",
     "strengths",
     "cost",
