@@ -10,6 +10,7 @@ All functions take cards of one effective suit unless they say otherwise; ``orde
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
@@ -87,10 +88,16 @@ def decompose(cards: Iterable[int], ctx: TrumpContext) -> list[Combo]:
 
 def single_combo(card: int, ctx: TrumpContext) -> Combo:
     """The combination of one card (shared: combinations are immutable)."""
-    singles = _SINGLES.get(ctx)
-    if singles is None:
-        singles = _SINGLES[ctx] = tuple(Combo(1, 1, ctx.order[c], (c,)) for c in range(len(ctx.order)))
+    singles = _SINGLES.get(ctx) or _singles(ctx)
     return singles[card]
+
+
+def _singles(ctx: TrumpContext) -> tuple[Combo, ...]:
+    singles = _SINGLES[ctx] = tuple(Combo(1, 1, ctx.order[c], (c,)) for c in range(len(ctx.order)))
+    return singles
+
+
+_TOP = operator.itemgetter(2)  # Combo.top
 
 
 _SINGLES: dict[TrumpContext, tuple[Combo, ...]] = {}  # contexts are shared objects, a few hundred at most
@@ -102,8 +109,12 @@ def _decompose(cards: Sequence[int], ctx: TrumpContext) -> list[Combo]:
     if len(counts) == 1:
         ((c, n),) = counts.items()
         return [Combo(n, 1, order[c] & 31, (c,) * n)]
+    top_k = max(counts.values())
+    if top_k == 1:  # singles only: highest first, equal orders in the cards' order (a stable sort)
+        singles = _SINGLES.get(ctx) or _singles(ctx)
+        return sorted((singles[c] for c in counts), key=_TOP, reverse=True)
     comps: list[Combo] = []
-    for k in range(max(counts.values()), 1, -1):
+    for k in range(top_k, 1, -1):
         while True:
             avail = _avail(counts, k, order)
             if not avail:

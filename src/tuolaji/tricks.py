@@ -137,7 +137,7 @@ def throw_block(cards: Sequence[int], others: Sequence[Sequence[int]], ctx: Trum
         return None
     e = ctx.eff[cards[0]]
     eff, order = ctx.eff, ctx.order
-    other_counts = [Counter(c for c in hand if eff[c] == e) for hand in others]
+    other_counts = [Counter([c for c in hand if eff[c] == e]) for hand in others]
     seen: set[tuple[int, int]] = set()
     for comp in comps:
         if comp.shape in seen:
