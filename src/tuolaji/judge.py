@@ -44,8 +44,11 @@ def _cards(req: dict[str, Any], key: str, *, allow_empty: bool = False) -> list[
 
 def _card_lists(req: dict[str, Any], key: str, *, allow_empty: bool = False) -> list[list[int]]:
     raw = _need(req, key)
-    if not isinstance(raw, list) or not all(isinstance(x, list) for x in raw):
+    if not isinstance(raw, list):
         raise JudgeError(f"{key!r} must be a list of card lists")
+    for x in raw:  # every entry's type before any entry's cards
+        if not isinstance(x, list):
+            raise JudgeError(f"{key!r} must be a list of card lists")
     out = []
     for i, lst in enumerate(raw):
         try:
@@ -347,7 +350,7 @@ def handle(req: Any) -> dict[str, Any]:
 
 def handle_line(line: str | bytes) -> dict[str, Any]:
     """Answer one line of input, whatever it holds (bytes that are not UTF-8 included)."""
-    if isinstance(line, str):
+    if isinstance(line, str) and not line.isascii():  # ASCII text holds no lone surrogate
         try:
             line.encode("utf-8")
         except UnicodeEncodeError:  # undecodable input bytes, kept as surrogate escapes
