@@ -340,6 +340,7 @@ TABLE: list[tuple[str, str, str]] = [  # (name, A, B)
     ("ablation-endgame", EXPERT, EXPERT + ",endgame=0"),
     ("ablation-bury", EXPERT, EXPERT + ",burying=false"),
     ("ablation-declare", EXPERT, EXPERT + ",declaring=false"),
+    ("ablation-final", EXPERT, EXPERT + ",final=0"),
 ]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
 from ..cards import POINTS, LevelRank, is_joker, is_level_card, suit_of
@@ -20,7 +20,7 @@ from ..trump import TRUMP, TrumpContext
 from .base import Bot
 from .memory import Memory, remember
 from .registry import register
-from .tactics import TrickState, follow_options, lead_options, score_follows, score_leads
+from .tactics import BEATEN_HOLDS, HELD, TrickState, follow_options, lead_options, score_follows, score_leads
 from .teams import same_side
 
 
@@ -31,7 +31,12 @@ class MemoryThreats:
     and every opponent): their best combination of a shape and their count per suit are worked
     out once per question and kept (a Memory never changes)."""
 
-    def __init__(self, mem: Memory) -> None:
+    seat = -1  # the seat asking
+    holds: Sequence[Mapping[int, int]] | None = None  # per seat: cards it is known to hold
+    sizes: Sequence[int] | None = None  # the hands' sizes now (None: taken as equal)
+    kitty = 0  # hidden kitty cards, a place unseen cards may be
+
+    def __init__(self, mem: Memory, sizes: Sequence[int] | None = None, kitty: int = 0) -> None:
         self.mem = mem
         self.ctx = mem.ctx
         self.void: Sequence[AbstractSet[int]] = mem.void
@@ -39,6 +44,8 @@ class MemoryThreats:
         self._suits: dict[int, Counter[int]] | None = None
         self._tops: dict[tuple[int, int, int], int] = {}
         self._totals: dict[int, int] = {}
+        self.seat, self.holds, self.sizes = mem.seat, mem.holds, sizes
+        self.kitty = kitty if mem.kitty_hidden else 0
 
     def unseen(self, suit: int) -> Counter[int]:
         """``mem.unseen_in(suit)`` (read only): every suit's share sorted out in one pass."""
@@ -71,6 +78,35 @@ class MemoryThreats:
         if total is None:
             total = self._totals[suit] = sum(self.unseen(suit).values())
         return total < n * 2
+
+    def hold_chance(self, seats: Sequence[int], suit: int, tier: int, k: int, m: int, top: int, n: int) -> float:
+        """A single card of the led suit that only a higher card of that suit can beat: the chance
+        that none of the unseen higher cards is in ``seats``' hands, each unseen card being in any
+        other hand that may hold the suit (or the hidden kitty) in proportion to its size. Anything
+        else (pairs, ruffs, a seat known to hold a higher card): the flat guess."""
+        beats = [s for s in seats if self.could_beat(s, suit, tier, k, m, top, n)]
+        if not beats:
+            return 1.0
+        if k != 1 or tier != 0:
+            return HELD
+        void = self.void
+        if suit != TRUMP and any(suit in void[s] for s in beats):
+            return HELD  # a ruff
+        if suit != TRUMP and self._few_left(suit, n):
+            return HELD  # few left: a ruff is likely
+        order = self.ctx.order
+        higher = [(c, v) for c, v in self.unseen(suit).items() if order[c] > top]
+        holds = self.holds
+        if holds is not None and any(holds[s][c] for s in beats for c, _ in higher):
+            return BEATEN_HOLDS
+        sizes = self.sizes
+        holders = [s for s in range(len(void)) if s != self.seat and suit not in void[s]]
+        if sizes is None:
+            share = len(beats) / max(1, len(holders))
+        else:
+            room = sum(sizes[s] for s in holders) + self.kitty
+            share = sum(sizes[s] for s in beats) / room if room else 1.0
+        return (1 - min(1.0, share)) ** sum(v for _, v in higher)
 
     def could_beat(self, seat: int, suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:
         void = self.void[seat]
@@ -134,7 +170,7 @@ class HeuristicBot(Bot):
 
 def scored_plays(obs: Observation, mem: Memory) -> list[tuple[float, tuple[int, ...]]]:
     """Every play the heuristic considers, with its score (higher is better)."""
-    threats = MemoryThreats(mem)
+    threats = MemoryThreats(mem, obs.hand_sizes, obs.kitty_size)
     st = trick_state(obs)
     if st.plays:
         return score_follows(st, threats, follow_options(st))

@@ -109,7 +109,7 @@ class PlayModel:
             options = follow_options(st)
             if f.play not in options:
                 options.append(f.play)
-            scored = score_follows(st, _ThenThreats(ctx, left, f.void, f.no_pairs), options)
+            scored = score_follows(st, _ThenThreats(ctx, left, f.void, f.no_pairs, f.seat), options)
             top = max(s for s, _ in scored)
             z = sum(math.exp((s - top) / self.temper) for s, _ in scored)
             mine = next(s for s, p in scored if p == f.play)
@@ -124,9 +124,14 @@ class _ThenThreats(MemoryThreats):
     cards of a suit are counted from ``left`` (per card kind) when that suit is first asked."""
 
     def __init__(
-        self, ctx: TrumpContext, left: list[int], void: Sequence[AbstractSet[int]], no_pairs: Sequence[AbstractSet[int]]
+        self,
+        ctx: TrumpContext,
+        left: list[int],
+        void: Sequence[AbstractSet[int]],
+        no_pairs: Sequence[AbstractSet[int]],
+        seat: int,
     ) -> None:
-        self.ctx, self.void, self.no_pairs = ctx, void, no_pairs
+        self.ctx, self.void, self.no_pairs, self.seat = ctx, void, no_pairs, seat
         self._left = left
         self._by_suit: dict[int, Counter[int]] = {}
         self._tops: dict[tuple[int, int, int], int] = {}

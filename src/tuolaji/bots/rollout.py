@@ -19,7 +19,7 @@ from ..engine.legal import random_play
 from ..engine.round import Phase, Round
 from ..tricks import follow_reason, trick_winner
 from ..trump import TRUMP, TrumpContext
-from .tactics import TrickState, choose_follow, choose_lead, lead_options, structured_pick
+from .tactics import BEATEN_HOLDS, TrickState, choose_follow, choose_lead, lead_options, structured_pick
 from .teams import same_side
 
 
@@ -187,6 +187,10 @@ class HandThreats:
                 got = (bool(own), sum(cards.values()), best_top(cards, k, m, self.rnd.ctx.order))
             self._held[key] = got
         return got
+
+    def hold_chance(self, seats: Sequence[int], suit: int, tier: int, k: int, m: int, top: int, n: int) -> float:
+        """An opponent that holds a beating play (in this sample) mostly uses it."""
+        return BEATEN_HOLDS if any(self.could_beat(s, suit, tier, k, m, top, n) for s in seats) else 1.0
 
     def could_beat(self, seat: int, suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:
         own, count, best = self._holding(seat, suit, k, m)

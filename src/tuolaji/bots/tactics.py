@@ -24,9 +24,17 @@ LEAD_BONUS = 2.0  # what winning the lead is worth on its own
 ENUM_LIMIT = 240  # enumerate follows exhaustively up to this many choices
 
 
+BEATEN_HOLDS = 0.15  # a play that an opponent to come holds the cards to beat still wins this often
+HELD = 0.6  # chance a winning play holds when a later opponent might beat it (nothing better known)
+
+
 class Threats(Protocol):
     def could_beat(self, seat: int, suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:
         """Might ``seat`` beat a play of tier (0: led suit, 1: trump ruff) and shape top?"""
+        ...
+
+    def hold_chance(self, seats: Sequence[int], suit: int, tier: int, k: int, m: int, top: int, n: int) -> float:
+        """The chance that none of ``seats`` (opponents still to play) beats such a play."""
         ...
 
 
@@ -111,6 +119,19 @@ def threatened(st: TrickState, play: Sequence[int], by: Sequence[int], threats: 
     suit = st.ctx.eff[lead[0]]
     k, m = comps[0].k, comps[0].m
     return any(threats.could_beat(o, suit, tier, k, m, top, len(lead)) for o in by if not st.same_side(o, st.seat))
+
+
+def survival(st: TrickState, play: Sequence[int], foes: Sequence[int], threats: Threats) -> float:
+    """The chance that ``play`` (the best of the trick so far) is not beaten by ``foes``, the
+    opponents still to play, as the threats judge it (card memory: where the higher cards may
+    be; a sampled deal: whether those seats hold them), not a flat guess: a flat 60 % made the
+    bots follow with a king while holding the ace, the king's 10 points going to the other ace."""
+    if not foes:
+        return 1.0
+    lead = st.plays[0] if st.plays else play
+    comps = st.comps if st.plays and st.comps else decompose(lead, st.ctx)
+    tier, top = winning_shape(play, lead, comps, st.ctx)
+    return threats.hold_chance(foes, st.ctx.eff[lead[0]], tier, comps[0].k, comps[0].m, top, len(lead))
 
 
 # ------------------------------------------------------------------ following
@@ -270,7 +291,7 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
     ours_now = st.same_side(winner, st.seat)
     p_partner = 0.0
     if ours_now:
-        p_partner = 0.5 if threatened(st, st.plays[w], foes_later, threats) else 1.0
+        p_partner = survival(st, st.plays[w], foes_later, threats)
     elif partner_later:
         p_partner = 0.25
     last_bonus = 0.0
@@ -280,10 +301,9 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
     eff, order, tab = ctx.eff, ctx.order, strengths(ctx)
     suit = eff[lead[0]]
     k, m, n = comps[0].k, comps[0].m, len(lead)
-    could_beat = threats.could_beat
-    # threatened() of a winning play asks the same of the same foes for the same (tier, top): a
+    # survival() of a winning play asks the same of the same foes for the same (tier, top): a
     # winning play's rank is exactly its winning_shape(), so the answer is kept per rank
-    beaten: dict[tuple[int, int], bool] = {}
+    beaten: dict[tuple[int, int], float] = {}
     single = n == 1
     held = st.hand.count  # a single: how many of the card the hand holds (one C-level scan)
     have = None if single else _counts(st.hand)
@@ -300,14 +320,14 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
             given_up = cost(p, st.hand, ctx, have)
             rank = play_rank(p, lead, comps, ctx)
         if rank is not None and rank > best_rank:  # p would win the trick so far
-            if not later:
+            if not foes_later:
                 p_win = 1.0
             else:
-                threat = beaten.get(rank)
-                if threat is None:
+                held = beaten.get(rank)
+                if held is None:
                     tier, top = rank
-                    threat = beaten[rank] = any(could_beat(o, suit, tier, k, m, top, n) for o in foes_later)
-                p_win = 0.6 if threat else 1.0
+                    held = beaten[rank] = threats.hold_chance(foes_later, suit, tier, k, m, top, n)
+                p_win = held
             if ours_now:  # overtaking a partner only matters if the partner was at risk
                 p_win = max(p_win, p_partner)
         else:
@@ -477,5 +497,6 @@ __all__ = [
     "structured_pick",
     "sure_combos",
     "threatened",
+    "survival",
     "winning_shape",
 ]
