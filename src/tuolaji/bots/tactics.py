@@ -323,11 +323,11 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
             if not foes_later:
                 p_win = 1.0
             else:
-                held = beaten.get(rank)
-                if held is None:
+                chance = beaten.get(rank)
+                if chance is None:
                     tier, top = rank
-                    held = beaten[rank] = threats.hold_chance(foes_later, suit, tier, k, m, top, n)
-                p_win = held
+                    chance = beaten[rank] = threats.hold_chance(foes_later, suit, tier, k, m, top, n)
+                p_win = chance
             if ours_now:  # overtaking a partner only matters if the partner was at risk
                 p_win = max(p_win, p_partner)
         else:
