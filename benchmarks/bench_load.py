@@ -43,6 +43,7 @@ except ImportError:  # websockets < 13
 from tuolaji.bots.random_bot import random_legal
 from tuolaji.cards import cards_str, parse_cards
 from tuolaji.server.limits import LOOPBACK_CROWD
+from tuolaji.server.pauses import PauseWatch
 from tuolaji.trump import TrumpContext
 
 
@@ -52,6 +53,7 @@ class Stats:
     actions: int = 0
     refused: int = 0
     rounds: int = 0
+    matches: int = 0  # (renewing tables) matches played to their end
     measuring: bool = False
     errors: list[str] = field(default_factory=list)
 
@@ -75,6 +77,7 @@ class Player:
         self.busy = False
         self.ws: Any = None
         self.ready_sent_for = -1
+        self.leave_when_over = False
 
     async def send(self, msg: dict[str, Any]) -> None:
         self.next_id += 1
@@ -104,6 +107,8 @@ class Player:
                     continue
                 if kind != "state":
                     continue
+                if self.leave_when_over and m["view"].get("over"):
+                    break
                 now = time.perf_counter()
                 for rid in m.get("re") or []:
                     t0 = self.sent.pop(rid, None)
@@ -148,6 +153,56 @@ class Player:
         except Exception as exc:
             if self.stats.measuring:  # (after the run, closing sockets fail pending sends: not errors)
                 self.stats.errors.append(repr(exc))
+
+
+def game_body(args: argparse.Namespace, rng: random.Random) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "seed": rng.randrange(2**31),
+        "seat": 0,
+        "start": False,
+        "speed": args.speed,
+        "difficulty": args.difficulty,
+    }
+    if getattr(args, "target_level", None):  # short matches: the soak sees matches end and rooms go
+        body["rules"] = {"preset": "classic", "match_target_level": args.target_level}
+    return body
+
+
+async def open_table(
+    http: httpx.AsyncClient,
+    url: str,
+    args: argparse.Namespace,
+    stats: Stats,
+    rng: random.Random,
+    stop: asyncio.Event,
+    tasks: list[asyncio.Task[None]],
+) -> list[Player]:
+    """A new room with ``args.clients`` WebSocket players seated (not started yet)."""
+    token = f"bench-{rng.randrange(10**12)}"
+    code = (await http.post("/api/games", json=game_body(args, rng), headers={"X-Tuolaji-Token": token})).json()["code"]
+    players = []
+    for seat in range(args.clients):
+        player = Player(url, code, seat, token if seat == 0 else None, args.think, stats, random.Random(rng.randrange(2**32)))
+        player.leave_when_over = getattr(args, "renew", False)
+        started = asyncio.Event()
+        tasks.append(asyncio.create_task(player.run(started, stop)))
+        await started.wait()
+        players.append(player)
+    await asyncio.sleep(0.02)  # let the sits land
+    return players
+
+
+async def renewing_table(
+    http: httpx.AsyncClient, url: str, args: argparse.Namespace, stats: Stats, rng: random.Random, stop: asyncio.Event
+) -> None:
+    """Match after match: when a match ends its players leave (the idle room is evicted later)
+    and a new room is made."""
+    while not stop.is_set():
+        mine: list[asyncio.Task[None]] = []
+        players = await open_table(http, url, args, stats, rng, stop, mine)
+        await players[0].ws.send(json.dumps({"type": "start"}))
+        await asyncio.gather(*mine, return_exceptions=True)
+        stats.matches += 1
 
 
 def free_port() -> int:
@@ -198,8 +253,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                 "--allow-seed",
                 "--log-level",
                 "error",
-                *(f"--limit={k}={v}" for k, v in LOOPBACK_CROWD.items()),
-            ]
+                *(f"--limit={k}={v}" for k, v in {**LOOPBACK_CROWD, **getattr(args, "limits", {})}.items()),
+            ],
+            env={**os.environ, "PYTHONPATH": args.src} if args.src else None,
         )
         url = f"http://127.0.0.1:{port}"
         for _ in range(200):
@@ -214,26 +270,11 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     rng = random.Random(args.seed)
     try:
         async with httpx.AsyncClient(base_url=url, timeout=60) as http:
-            for t in range(args.tables):
-                token = f"bench-{t}-{rng.randrange(10**9)}"
-                body = {
-                    "seed": rng.randrange(2**31),
-                    "seat": 0,
-                    "start": False,
-                    "speed": args.speed,
-                    "difficulty": args.difficulty,
-                }
-                code = (await http.post("/api/games", json=body, headers={"X-Tuolaji-Token": token})).json()["code"]
-                players = []
-                for seat in range(args.clients):
-                    player = Player(
-                        url, code, seat, token if seat == 0 else None, args.think, stats, random.Random(rng.randrange(2**32))
-                    )
-                    started = asyncio.Event()
-                    tasks.append(asyncio.create_task(player.run(started, stop)))
-                    await started.wait()
-                    players.append(player)
-                await asyncio.sleep(0.02)  # let the sits land
+            for _ in range(args.tables):
+                if getattr(args, "renew", False):  # each table plays match after match, in new rooms
+                    tasks.append(asyncio.create_task(renewing_table(http, url, args, stats, rng, stop)))
+                    continue
+                players = await open_table(http, url, args, stats, rng, stop, tasks)
                 await players[0].ws.send(json.dumps({"type": "start"}))  # the host starts the table
             print(f"{args.tables} tables, {args.tables * args.clients} WebSocket players connected", file=sys.stderr)
             await asyncio.sleep(args.warmup)
@@ -243,18 +284,30 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             cpu_c0 = own_cpu()
             t0 = time.perf_counter()
             stats.measuring = True
+            # the bench client's own pauses: a latency also waits for the client's loop to read it
+            client_pauses = PauseWatch()
+            client_pauses.install()
+            client_watch = asyncio.create_task(client_pauses.watch())
             rss: list[tuple[float, float]] = []  # (seconds, MB) of the server, every --rss-every seconds
             end = time.perf_counter() + args.duration
             while (left := end - time.perf_counter()) > 0:
                 if server_pid and args.rss_every:
                     rss.append((round(time.perf_counter() - t0, 1), round(rss_mb(server_pid), 1)))
                     if args.rss_every and not args.json:
-                        print(f"  {rss[-1][0]:7.0f} s  server RSS {rss[-1][1]} MB", file=sys.stderr, flush=True)
+                        rooms = ""
+                        if getattr(args, "renew", False):  # (this clears the server's pause figures)
+                            st = (await http.get("/api/stats")).json()
+                            rooms = (
+                                f", {st['rooms']} rooms in memory, {stats.matches} matches ended, {st['connections']} connections"
+                            )
+                        print(f"  {rss[-1][0]:7.0f} s  server RSS {rss[-1][1]} MB{rooms}", file=sys.stderr, flush=True)
                 await asyncio.sleep(min(left, args.rss_every or left))
             if server_pid and args.rss_every:
                 rss.append((round(time.perf_counter() - t0, 1), round(rss_mb(server_pid), 1)))
             stats.measuring = False
             elapsed = time.perf_counter() - t0
+            client_watch.cancel()
+            client_pauses.uninstall()
             s1 = (await http.get("/api/stats")).json()
             cpu_s1 = cpu_seconds(server_pid) if server_pid else 0.0
             cpu_c1 = own_cpu()
@@ -279,6 +332,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "difficulty": args.difficulty,
         "duration_s": round(elapsed, 1),
         "client_actions": stats.actions,
+        "matches_ended": stats.matches,
         "client_actions_per_s": round(stats.actions / elapsed, 1),
         "server_actions_per_s": round((s1["actions"] - s0["actions"]) / elapsed, 1),
         "refused": stats.refused,
@@ -300,6 +354,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "connections": s1["connections"],
         "cores": os.cpu_count(),
         "server_loop_lag_ms": s1.get("loop_lag_ms"),
+        "server_gc": s1.get("gc"),
+        "server_stalls": s1.get("stalls"),
+        "client_pauses": client_pauses.report(),
         "server_save_seconds": round(s1.get("save_seconds", 0) - s0.get("save_seconds", 0), 2),
         "server_rss_mb": rss if proc else None,
     }
@@ -320,6 +377,9 @@ def main() -> None:
     )
     p.add_argument("--difficulty", default="easy", choices=["easy", "normal", "hard", "expert"])
     p.add_argument("--url", default=None, help="use a running server instead of starting one")
+    p.add_argument(
+        "--src", default=None, help="run the server from this source tree (PYTHONPATH), e.g. a baseline's src/ side by side"
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print the result as JSON only")
     p.add_argument("--rss-every", type=float, default=0.0, help="sample the server's memory every N seconds")
@@ -349,6 +409,11 @@ def main() -> None:
     print(f"  latency ms         p50 {lat['p50']}  p90 {lat['p90']}  p99 {lat['p99']}  max {lat['max']}")
     print(f"  refused {result['refused']}, errors {result['errors']}, connections {result['connections']}")
     print(f"  server event-loop lag ms {result['server_loop_lag_ms']}, saving took {result['server_save_seconds']}s")
+    print(f"  server GC pauses {result['server_gc']}")
+    print(f"  server stalls {result['server_stalls']}")
+    cp = result["client_pauses"]
+    st = cp["stalls"]
+    print(f"  bench client: loop lag ms {cp['loop_lag_ms']}, GC {cp['gc']}, stalls {st['count']} ({st['total_ms']} ms)")
     if result["first_errors"]:
         print(f"  first errors: {result['first_errors']}")
     print(
@@ -375,12 +440,21 @@ def ramp(args: argparse.Namespace) -> None:
                 "server_cpu_ms_per_client_action": r["server_cpu_ms_per_client_action"],
                 "load_average": r["load_average"],
                 "errors": r["errors"],
+                "server_loop_lag_ms": r["server_loop_lag_ms"],
+                "server_gc": r["server_gc"],
+                "server_stalls": {k: v for k, v in (r["server_stalls"] or {}).items() if k != "worst"},
+                "client_loop_lag_ms": r["client_pauses"]["loop_lag_ms"],
             }
         )
         print(
             f"  {n:4d} tables: p50 {lat['p50']} ms  p99 {lat['p99']} ms  max {lat['max']} ms  "
             f"client actions/s {r['client_actions_per_s']}  server CPU {r['server_cpu_percent']}% "
             f"({r['server_cpu_ms_per_client_action']} ms a client action)  load {r['load_average']}  errors {r['errors']}",
+            flush=True,
+        )
+        print(
+            f"        server loop lag {r['server_loop_lag_ms']}  stalls {rows[-1]['server_stalls']}\n"
+            f"        server GC {r['server_gc']}\n        bench client loop lag {rows[-1]['client_loop_lag_ms']}",
             flush=True,
         )
         if lat["p99"] >= args.target_ms:

@@ -2,7 +2,10 @@
 sampled as it goes (issue 15: memory stays flat under the ``gc.freeze()`` policy).
 
 Each table has one WebSocket player (a quick human, as in bench_load.py) and three computer
-players at "fast" speed; rounds follow rounds, matches follow matches.
+players at "fast" speed; rounds follow rounds, and when a match ends its player leaves and opens
+a new room (the finished one is evicted once idle for ten minutes), so matches follow matches.
+``--target-level 5`` makes matches short (a side reaching 5 wins), so that a run of minutes sees
+many rooms come and go.
 
     python benchmarks/soak_server.py                          # 200 tables for an hour
     python benchmarks/soak_server.py --tables 200 --minutes 10 --every 30
@@ -30,6 +33,12 @@ def main() -> None:
     p.add_argument("--every", type=float, default=60.0, help="seconds between memory samples")
     p.add_argument("--speed", default="fast", choices=["normal", "fast", "instant"])
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--target-level",
+        default=None,
+        help="short matches: each ends when a side reaches this level (e.g. 5), so rooms end and are evicted within the run",
+    )
+    p.add_argument("--idle-room-s", type=float, default=600.0, help="the server's idle_room_s limit (eviction)")
     a = p.parse_args()
     args = argparse.Namespace(
         tables=a.tables,
@@ -40,6 +49,10 @@ def main() -> None:
         speed=a.speed,
         difficulty="easy",
         url=None,
+        src=None,
+        renew=True,
+        target_level=a.target_level,
+        limits={"idle_room_s": a.idle_room_s},
         seed=a.seed,
         json=False,
         rss_every=a.every,
@@ -51,7 +64,8 @@ def main() -> None:
     lat = r["latency_ms"]
     print(
         f"soak: {a.tables} tables at {a.speed} speed for {r['duration_s']} s; client actions {r['client_actions']}, "
-        f"server actions/s {r['server_actions_per_s']}; p99 {lat['p99']} ms; errors {r['errors']}"
+        f"server actions/s {r['server_actions_per_s']}; matches ended {r['matches_ended']}; p99 {lat['p99']} ms; "
+        f"errors {r['errors']}"
     )
     print(
         f"server RSS MB: start {rss[0][1] if rss else '?'}, half-way {half[0][1] if half else '?'}, "

@@ -5,8 +5,10 @@ view of any event, old or new, to a client or a save that fell behind."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import random
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -154,3 +156,35 @@ def test_a_room_keeps_what_a_failed_save_did_not_write(tmp_path: Path) -> None:
     room.durable = 0  # as if the first write had failed: every later write starts after a gap
     asyncio.run(_play(tables, room, 5, []))
     assert room.match.released == 0 and room.match.rounds[0].events
+
+
+def test_a_dropped_room_is_freed_by_reference_counting_alone(tmp_path: Path) -> None:
+    """The server freezes its heap every second (``gc.freeze``: the cycle collector never walks
+    a frozen object again), so a room it lets go of (evicted when idle, deleted) must be freed
+    without the cycle collector: no reference cycle through the room, its match, its rounds,
+    its connections or its driver task, or the soak's memory grows by every room evicted."""
+
+    async def play_and_drop() -> list[weakref.ref[Any]]:
+        tables, room, _ = _served_room(tmp_path, seed=13)
+        room.start()
+        await _play(tables, room, 3, [])
+        conn = Conn()
+        await room.handle(conn, json.dumps({"type": "hello"}))
+        conn.take(room)
+        refs = [weakref.ref(x) for x in (room, room.match, room.match.round, *room.match.rounds, conn)]
+        room.leave(conn)
+        await room.stop()  # what eviction does
+        del tables.rooms[room.code]
+        tables.store.close()
+        return refs
+
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        refs = asyncio.run(play_and_drop())
+        alive = [type(r()).__name__ for r in refs if r() is not None]
+    finally:
+        if was:
+            gc.enable()
+    assert not alive, f"held only by reference cycles: {alive}"

@@ -54,6 +54,7 @@ from .access import RULES, Act, Role, allowed, roles_of
 from .api import deal_shape, export_record, new_room, parse_rules, read_new_game, record_to_continue, rules_schema
 from .limits import AddressBook, BotBudget, Limits, TooBig, TooSlow, read_body
 from .local import is_local_player, is_loopback
+from .pauses import PauseWatch
 from .protocol import DIFFICULTIES, LANGS, SPEEDS, MessageError, reason_text
 from .room import Conn, Room, Seat, hash_token, new_token, saved_deadline
 from .store import Store
@@ -63,8 +64,8 @@ from .ws import serve_socket
 log = logging.getLogger("tuolaji.server")
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 5
-IDLE_EVICT_S = 600.0
-GC_FREEZE_S = 5.0
+GC_FREEZE_S = 1.0  # the saver collects and freezes what survived this long
+GC_YOUNG_THRESHOLD = 100_000  # automatic young collections: only a burst between two freezes
 
 
 def static_dir() -> Path:
@@ -90,40 +91,42 @@ class Tables:
         self._saver: asyncio.Task[None] | None = None
         self.loading: dict[str, asyncio.Future[Room | None]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.lags: list[float] = []
+        self.pauses = PauseWatch()
         self._lag_task: asyncio.Task[None] | None = None
+        self._gc_threshold = gc.get_threshold()
         self.save_seconds = 0.0
         self.writer = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="tuolaji-saver")
 
     # ------------------------------------------------------------------ lifecycle
-    @staticmethod
-    def freeze_heap() -> None:
+    def freeze_heap(self) -> None:
         """Collect cyclic garbage, then move every surviving object out of the collector's reach.
 
         Games are large, long-lived object graphs (events, tricks, cached JSON); a full collection
         that walks them all stops every table for 100 ms and more once a few hundred games run.
         Objects that survived until now are almost all live game state, so they are frozen
         (``gc.freeze``); later collections only walk what was made since. Memory is still freed
-        by reference counting when a game is dropped.
+        by reference counting when a game is dropped (a dropped room holds no reference cycle:
+        tests/test_server_memory.py). This runs every second, and the automatic young
+        collections are held back (``GC_YOUNG_THRESHOLD``): each object is walked once, by this
+        collection, instead of by every young and middle collection it lived through; with the
+        default thresholds those came dozens of times a second and the middle ones stopped the
+        loop for 30-50 ms of CPU at 300 tables (docs/table.md, "The break point").
         """
-        gc.collect()
-        gc.freeze()
+        self.pauses.freezing = True
+        try:
+            gc.collect()
+            gc.freeze()
+        finally:
+            self.pauses.freezing = False
 
     async def startup(self) -> None:
         gc.freeze()  # the modules and the app itself
+        self._gc_threshold = gc.get_threshold()
+        gc.set_threshold(GC_YOUNG_THRESHOLD, *self._gc_threshold[1:])
         self.loop = asyncio.get_running_loop()
         self._saver = asyncio.get_running_loop().create_task(self._save_loop(), name="tuolaji-saver")
-        self._lag_task = asyncio.get_running_loop().create_task(self._watch_lag(), name="tuolaji-lag")
-
-    async def _watch_lag(self) -> None:
-        """How late the event loop wakes up (a busy loop delays every table): kept for /api/stats."""
-        step = 0.05
-        while True:
-            t0 = time.perf_counter()
-            await asyncio.sleep(step)
-            self.lags.append(time.perf_counter() - t0 - step)
-            if len(self.lags) > 2000:
-                del self.lags[:1000]
+        self.pauses.install()
+        self._lag_task = asyncio.get_running_loop().create_task(self.pauses.watch(), name="tuolaji-lag")
 
     async def shutdown(self) -> None:
         for task in (self._saver, self._lag_task):
@@ -131,6 +134,8 @@ class Tables:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+        self.pauses.uninstall()
+        gc.set_threshold(*self._gc_threshold)
         for room in list(self.rooms.values()):
             await room.stop()
         self.writer.shutdown(wait=True)
@@ -146,7 +151,7 @@ class Tables:
                 assert self.loop is not None  # the log is copied into the file off the loop
                 await self.loop.run_in_executor(self.writer, self.store.checkpoint)
                 now = time.monotonic()
-                if now - last_evict > 30:
+                if now - last_evict > min(30.0, self.limits.idle_room_s / 2):
                     last_evict = now
                     await self._evict()
                 if now - last_freeze > GC_FREEZE_S:
@@ -158,7 +163,7 @@ class Tables:
     async def _evict(self) -> None:
         now = time.monotonic()
         for code, room in list(self.rooms.items()):
-            if not room.conns and now - room.idle_since > IDLE_EVICT_S:
+            if not room.conns and now - room.idle_since > self.limits.idle_room_s:
                 if self.flush(room):
                     continue  # not saved: keep it in memory and try again later
                 await room.stop()
@@ -653,21 +658,16 @@ def create_app(
 
     async def stats(request: Request) -> Response:
         rooms = tables.rooms.values()
-        lags = sorted(tables.lags)
-        tables.lags.clear()
+        pauses = tables.pauses.report()
         return JSONResponse(
             {
                 "rooms": len(tables.rooms),
                 "connections": sum(len(r.conns) for r in rooms),
                 "actions": sum(r.actions_applied for r in rooms),
                 "uptime": time.time() - tables.started,
-                "loop_lag_ms": {
-                    "p50": 1000 * lags[len(lags) // 2],
-                    "p99": 1000 * lags[int(len(lags) * 0.99)],
-                    "max": 1000 * lags[-1],
-                }
-                if lags
-                else None,
+                "loop_lag_ms": pauses["loop_lag_ms"],
+                "gc": pauses["gc"],
+                "stalls": pauses["stalls"],
                 "save_seconds": tables.save_seconds,
                 "saves": tables.saves,
                 "save_failing": len(tables.failing),
