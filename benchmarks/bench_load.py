@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -155,6 +156,15 @@ class Player:
                 self.stats.errors.append(repr(exc))
 
 
+async def collect_every(seconds: float, pauses: PauseWatch) -> None:
+    while True:
+        await asyncio.sleep(seconds)
+        pauses.freezing = True
+        gc.collect()
+        gc.freeze()
+        pauses.freezing = False
+
+
 def game_body(args: argparse.Namespace, rng: random.Random) -> dict[str, Any]:
     body: dict[str, Any] = {
         "seed": rng.randrange(2**31),
@@ -284,10 +294,17 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             cpu_c0 = own_cpu()
             t0 = time.perf_counter()
             stats.measuring = True
-            # the bench client's own pauses: a latency also waits for the client's loop to read it
+            # the bench client's own pauses: a latency also waits for the client's loop to read it.
+            # It collects as the server does (once a second, then freezes), so that its own young
+            # collections, 10-20 ms each over thousands of parsed states, do not count as the server's
             client_pauses = PauseWatch()
             client_pauses.install()
             client_watch = asyncio.create_task(client_pauses.watch())
+            threshold = gc.get_threshold()
+            gc.collect()
+            gc.freeze()
+            gc.set_threshold(100_000, *threshold[1:])
+            client_gc = asyncio.create_task(collect_every(1.0, client_pauses))
             rss: list[tuple[float, float]] = []  # (seconds, MB) of the server, every --rss-every seconds
             end = time.perf_counter() + args.duration
             while (left := end - time.perf_counter()) > 0:
@@ -307,7 +324,10 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             stats.measuring = False
             elapsed = time.perf_counter() - t0
             client_watch.cancel()
+            client_gc.cancel()
             client_pauses.uninstall()
+            gc.set_threshold(*threshold)
+            gc.unfreeze()
             s1 = (await http.get("/api/stats")).json()
             cpu_s1 = cpu_seconds(server_pid) if server_pid else 0.0
             cpu_c1 = own_cpu()

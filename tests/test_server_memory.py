@@ -71,9 +71,9 @@ def _served_room(tmp_path: Path, seed: int) -> tuple[Tables, Room, list[Conn]]:
     return tables, room, []
 
 
-async def _play(tables: Tables, room: Room, rounds: int, records: list[dict[str, Any]]) -> None:
+async def _play(tables: Tables, room: Room, rounds: int, records: list[dict[str, Any]], *, save_each: bool = True) -> None:
     """Four seated clients play random legal moves (declaring when they can), the server saving
-    each answered action as it does; ``records`` gets every event as it happens."""
+    each answered action as it does (``save_each``); ``records`` gets every event as it happens."""
     conns = []
     for s in range(4):
         conn = Conn()
@@ -99,7 +99,7 @@ async def _play(tables: Tables, room: Room, rounds: int, records: list[dict[str,
                 choices = declaration_choices(rnd, seat)
                 msg = {"type": "declare", "cards": cards_str(choices[0])} if choices else {"type": "pass"}
             await room.handle(conns[seat], json.dumps(msg))
-            if room.dirty:
+            if room.dirty and save_each:
                 tables.save_now(room)
         for ev in match.events[len(records) :]:
             records.append(ev.to_dict())
@@ -149,13 +149,21 @@ def test_a_served_room_lets_go_of_saved_rounds_and_reads_them_back(tmp_path: Pat
     again.store.close()
 
 
-def test_a_room_keeps_what_a_failed_save_did_not_write(tmp_path: Path) -> None:
-    """Rounds are let go of only when every event before them is known to be in the store: a
-    write that failed holds them in memory, even if a later write of newer events worked."""
+def test_a_room_keeps_what_a_failed_save_did_not_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rounds are let go of only when every event before them is known to be in the store:
+    while writes fail (a full disk), the room keeps every round; the first write that works
+    writes everything since the last one that did, and only then are rounds let go of."""
     tables, room, _ = _served_room(tmp_path, seed=12)
-    room.durable = 0  # as if the first write had failed: every later write starts after a gap
-    asyncio.run(_play(tables, room, 5, []))
+    real = tables.store.write
+    monkeypatch.setattr(tables.store, "write", lambda rows: {g["code"]: "OperationalError: disk full" for g, _ in rows})
+    seen: list[dict[str, Any]] = []
+    asyncio.run(_play(tables, room, 5, seen))
     assert room.match.released == 0 and room.match.rounds[0].events
+    monkeypatch.setattr(tables.store, "write", real)
+    assert tables.save_now(room)
+    assert room.match.released_rounds == len(room.match.rounds) - 1
+    loaded = Store(tmp_path / "games.sqlite3").load("MEMRY")
+    assert loaded is not None and loaded[0]["events"] == seen
 
 
 def test_a_dropped_room_is_freed_by_reference_counting_alone(tmp_path: Path) -> None:
@@ -188,3 +196,28 @@ def test_a_dropped_room_is_freed_by_reference_counting_alone(tmp_path: Path) -> 
         if was:
             gc.enable()
     assert not alive, f"held only by reference cycles: {alive}"
+
+
+def test_a_round_end_written_while_the_savers_batch_waits_leaves_no_gap(tmp_path: Path) -> None:
+    """Issue 15, finding 8 (crash consistency): the saver collects a room's new events on the
+    event loop and writes them on its thread a moment later; a round that ends in between is
+    written at once, before anyone sees it. That write must hold the waiting batch's events
+    too: a kill before the batch lands must leave a whole game in the file, not one whose
+    event list has a hole (it would not load)."""
+    tables, room, _ = _served_room(tmp_path, seed=14)
+    asyncio.run(_play(tables, room, 1, []))
+    room.between = False
+    room.changed()
+    room._deal_tick(everything=True)  # changes the saver writes later (no round ended)
+    waiting = [tables.store.row(g) for g in tables._collect([room])]  # collected, not written yet
+    asyncio.run(_play(tables, room, 2, [], save_each=False))  # the round end is written at once
+    assert len(room.match.rounds) == 2
+    # killed now: what does the file hold?
+    loaded = Store(tmp_path / "games.sqlite3").load("MEMRY")
+    assert loaded is not None
+    record = loaded[0]
+    assert sum(e["e"] == "round_ended" for e in record["events"]) == 2
+    from_record(record)  # whole: it replays and cross-checks
+    tables.store.write(waiting)  # and the batch landing late changes nothing
+    again = Store(tmp_path / "games.sqlite3").load("MEMRY")
+    assert again is not None and again[0]["events"] == record["events"]

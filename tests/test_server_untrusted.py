@@ -18,6 +18,7 @@ from tuolaji.bots.driver import Table  # noqa: E402
 from tuolaji.bots.registry import make_bot  # noqa: E402
 from tuolaji.engine.match import Match  # noqa: E402
 from tuolaji.record import RecordError, dumps, from_record, to_record  # noqa: E402
+from tuolaji.server.api import record_to_continue  # noqa: E402
 from tuolaji.server.store import Store  # noqa: E402
 from tuolaji.server.testing import LiveServer  # noqa: E402
 
@@ -142,6 +143,19 @@ def test_fresh_seeds_do_not_come_from_the_global_mersenne_twister() -> None:
     assert Match().seed != expected
     random.seed(2024)
     assert Match().deals[0] != Match(seed=expected).deals[0]
+    # whatever function of the global generator a seed came from, the same generator state would
+    # give the same seed twice: a new match's, and an imported game's fresh one
+    seeds = []
+    for _ in range(2):
+        random.seed(2024)
+        seeds.append(Match().seed)
+    assert seeds[0] != seeds[1]
+    record = dumps(_match(7, 1, extra_plays=4))
+    fresh = []
+    for _ in range(2):
+        random.seed(2024)
+        fresh.append(record_to_continue(record, max_rounds=10)["seed"])
+    assert fresh[0] != fresh[1] and 7 not in fresh
 
 
 def test_off_turn_hints_are_refused_without_a_bot_traceback(srv: LiveServer, caplog: pytest.LogCaptureFixture) -> None:

@@ -254,6 +254,10 @@ class Tables:
     def save_now(self, room: Room) -> bool:
         """Write this room's changes before anyone is told about them (on the event loop: one
         small transaction). True when saved."""
+        # events the saver collected but has not written yet (its thread writes a moment later)
+        # go into this write too: it commits first, and a kill before the saver's batch lands
+        # must not leave the file with a hole in the game's events (it would not load)
+        room.saved_events = min(room.saved_events, room.durable)
         batch = self._collect([room])
         failed = self.store.write([self.store.row(g) for g in batch])
         self._written(batch, failed)
