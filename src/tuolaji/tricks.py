@@ -53,19 +53,25 @@ def follow_reason(
 
 
 def follow_shape_reason(
-    lead: Sequence[int], hand: Sequence[int], play: Sequence[int], ctx: TrumpContext, lead_comps: Sequence[Combo] | None = None
+    lead: Sequence[int],
+    hand: Sequence[int],
+    play: Sequence[int],
+    ctx: TrumpContext,
+    lead_comps: Sequence[Combo] | None = None,
+    suit_hand: Sequence[int] | None = None,
 ) -> Reason | None:
-    """:func:`follow_reason` for a play already known to be in the hand and of the lead's size."""
+    """:func:`follow_reason` for a play already known to be in the hand and of the lead's size;
+    ``suit_hand``: the hand's cards of the led suit, when the caller keeps them."""
     n = len(lead)
     eff = ctx.eff
     e = eff[lead[0]]
     suit_of = eff.__getitem__
     if n == 1:  # a single led: any card of the suit, or any card when the suit is out
-        if eff[play[0]] == e or e not in map(suit_of, hand):
+        if eff[play[0]] == e or not (e in map(suit_of, hand) if suit_hand is None else suit_hand):
             return None
         return Reason.MUST_FOLLOW_SUIT
     in_suit = list(map(suit_of, play)).count(e)
-    held = list(map(suit_of, hand)).count(e)
+    held = list(map(suit_of, hand)).count(e) if suit_hand is None else len(suit_hand)
     if held <= n:
         return None if in_suit == held else Reason.MUST_FOLLOW_SUIT
     if in_suit != n:
@@ -75,7 +81,8 @@ def follow_shape_reason(
         return None
     if n == 2 and play[0] == play[1]:  # a pair led, a pair of the suit followed: nothing more to owe
         return None
-    suit_hand = [c for c in hand if eff[c] == e]
+    if suit_hand is None:
+        suit_hand = [c for c in hand if eff[c] == e]
     need = required_structure(Counter(suit_hand), comps, n, ctx.order)
     return structure_reason(play, need, comps, ctx)
 

@@ -326,7 +326,7 @@ def random_legal_play(
         return (rng.choice(suit),)
     comps = lead_comps or decompose(lead, ctx)
     play = _structured_pick(suit, comps, ctx, rng)
-    if follow_shape_reason(lead, hand, play, ctx, comps) is None:  # n cards of the hand by construction
+    if follow_shape_reason(lead, hand, play, ctx, comps, suit) is None:  # n cards of the hand by construction
         return play
     for cand in submultisets(_items(suit), n):  # rare: the greedy pick missed a better arrangement
         if follow_reason(lead, hand, cand, ctx, comps) is None:

@@ -474,7 +474,11 @@ class Round:
         lead = trick.plays[0]
         if len(cards) != len(lead):
             return Reason.WRONG_COUNT
-        return follow_shape_reason(lead, hand, cards, ctx, trick.lead_comps)
+        e = ctx.eff[lead[0]]
+        if len(cards) == 1 and ctx.eff[cards[0]] == e:  # a single of the suit led always follows
+            return None
+        # the round's kept cards of the suit: no pass over a long hand (three and four decks)
+        return follow_shape_reason(lead, hand, cards, ctx, trick.lead_comps, self.suit_cards(seat, e))
 
     def declaration_options(self, seat: int) -> list[tuple[int, ...]]:
         """Declarations ``seat`` could make now that would stand.
