@@ -56,7 +56,7 @@ def test_same_seed_same_result_on_one_or_two_workers(capsys: pytest.CaptureFixtu
     args = [
         "random",
         "heuristic",
-        "search:iterations=1,candidates=2,time=30",
+        "search:iterations=1,candidates=2,time=30,endgame_nodes=2000",  # the exact endgame too, on a small budget
         "--pairings",
         "ladder",
         "--deals",
