@@ -280,3 +280,22 @@ def test_the_import_button_speaks_the_page_language(srv: LiveServer, phone: Any)
         choose.click()
     chooser.value.set_files(str(GOLDEN))
     page.wait_for_url("**/replay/*")
+
+
+def test_the_english_end_of_a_match_names_the_joker_level_and_spaces_no_trump(srv: LiveServer, browser: Any) -> None:
+    """Seen at the end of the imported match in English: "Trump no-trumpK" (no space) and the joker
+    level as 王 in the summary's levels and the top bar, a Chinese word in the English game."""
+    record = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    code = httpx.post(srv.url + "/api/import", json=record, timeout=60).json()["code"]
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US", reduced_motion="reduce")
+    try:
+        page = ctx.new_page()
+        page.goto(srv.url + f"/r/{code}")
+        page.locator("#summary").wait_for()
+        assert page.locator("#summary-trump").inner_text().startswith("Trump no-trump K ·")
+        text = page.locator("#summary").inner_text() + page.locator("#levels").inner_text()
+        assert "Jokers" in text and "王" not in text, text
+        page.evaluate("() => document.querySelector('.topbar button.lang').click()")  # under the summary
+        assert "王" in page.locator("#levels").inner_text()
+    finally:
+        ctx.close()

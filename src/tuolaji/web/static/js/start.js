@@ -5,7 +5,7 @@ import { t, lang } from "./i18n.js";
 import { h, toast, errorText } from "./dom.js";
 import { api, setToken, savedName } from "./api.js";
 import { go, follow, redraw, link } from "./nav.js";
-import { defaultName, langButton, exportLink } from "./ui.js";
+import { defaultName, langButton, levelLabel, exportLink } from "./ui.js";
 import { RulesPanel } from "./rules_panel.js";
 import { loadStats } from "./stats.js";
 
@@ -165,7 +165,7 @@ export class StartPage {
         } }, t("delete")));
         tbody.appendChild(h("tr", { "data-code": g.code },
           h("td", {}, h("code", {}, g.code)), h("td", {}, when), h("td", {}, names),
-          h("td", {}, `${t("round_n", { n: s.round || 1 })} · ${(s.level_names || []).join(" : ")}`),
+          h("td", {}, `${t("round_n", { n: s.round || 1 })} · ${(s.level_names || []).map(levelLabel).join(" : ")}`),
           h("td", {}, t(`status_${g.status}`)), actions));
       }
       list.appendChild(h("div", { class: "table-wrap" }, h("table", { class: "games" },

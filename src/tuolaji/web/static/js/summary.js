@@ -5,7 +5,7 @@ import { cardRow, suitText } from "./cards.js";
 import { h, toast } from "./dom.js";
 import { savedName } from "./api.js";
 import { follow, link, roomLink } from "./nav.js";
-import { defaultName, levelText, exportLink, signed } from "./ui.js";
+import { defaultName, levelLabel, levelText, exportLink, signed } from "./ui.js";
 
 /**
  * @typedef {import("./table.js").TablePage} TablePage
@@ -58,7 +58,7 @@ export function summaryDialog(page, s, over) {
   if (r.j_hook) result = `${result}. ${t("j_hook")}`;
   const labels = page.teamLabels();
   /** @type {(names: string[] | null, i: number) => string} */
-  const lv = (names, i) => (names || [])[i] ?? "?";
+  const lv = (names, i) => levelLabel((names || [])[i] ?? "?");
   const levelRows = labels.map((x, i) => `${x.label} ${lv(s.level_names_before, i)} → ${lv(s.level_names_after, i)}`).join(" · ");
   const review = h("section", { class: "review", id: "review" }, h("h3", {}, t("review")));
   if (!s.review.length) review.appendChild(h("p", { class: "muted" }, t("review_none")));
@@ -85,7 +85,7 @@ export function summaryDialog(page, s, over) {
   }
   return h("div", { class: "summary", id: "summary" },
     h("h2", { id: "dialog-title" }, head), winnerLine,
-    h("p", {}, `${t("trump")} ${s.trump ? suitText(s.trump) : t("no_trump")}${levelText(s.level)} · ${t("dealer")}: ${page.name(s.dealer)}`),
+    h("p", { id: "summary-trump" }, `${t("trump")} ${s.trump ? suitText(s.trump) : `${t("no_trump")} `}${levelText(s.level)} · ${t("dealer")}: ${page.name(s.dealer)}`),
     // find-a-friend: who turned out to be on the dealer's side
     page.rules && page.rules.partnership === "find_friend" && r.dealer_side.length ? h("p", { id: "summary-side" }, t("dealer_side_was", { names: r.dealer_side.map((x) => page.name(x)).join(lang() === "zh" ? "、" : ", ") })) : null,
     h("table", { class: "score" }, h("tbody", {}, ...rows)),

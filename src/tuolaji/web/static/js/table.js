@@ -8,7 +8,7 @@ import { h, swap, toast } from "./dom.js";
 import { token, setToken, savedName } from "./api.js";
 import { follow, go, link, roomLink } from "./nav.js";
 import { openTransport } from "./transport.js";
-import { PHASE_KEYS, defaultName, langButton, relSeat, seatPlace, signed, trumpText } from "./ui.js";
+import { PHASE_KEYS, defaultName, langButton, levelLabel, relSeat, seatPlace, signed, trumpText } from "./ui.js";
 import { onHandKey, renderHand, selectCards, selectedCards } from "./hand.js";
 import { lobbyDialog, matchEndDialog, summaryDialog } from "./summary.js";
 import { GameLog, throwPenalty } from "./log.js";
@@ -372,7 +372,7 @@ export class TablePage {
       let label;
       if (me !== null && holders.length === 2) label = members.includes(me) ? t("us") : t("them");
       else label = members.map((i) => this.names()[i]).join("·");
-      return { label, level: (v.level_names || [])[hIdx] ?? "?", mine: me !== null && members.includes(me), dealer: v.dealer !== null && members.includes(v.dealer) };
+      return { label, level: levelLabel((v.level_names || [])[hIdx] ?? "?"), mine: me !== null && members.includes(me), dealer: v.dealer !== null && members.includes(v.dealer) };
     });
   }
 

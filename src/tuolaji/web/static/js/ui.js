@@ -51,9 +51,17 @@ export function seatPlace(rel, n) {
   return places[rel % places.length] || "top";
 }
 
-/** @param {number} rank 2..14 */
+/** @param {number} rank 2..14, 15: the joker level (打王) */
 export function levelText(rank) {
-  return { 11: "J", 12: "Q", 13: "K", 14: "A" }[rank] || String(rank);
+  return rank === 15 ? t("level_jokers") : { 11: "J", 12: "Q", 13: "K", 14: "A" }[rank] || String(rank);
+}
+
+/**
+ * A level as the server names it ("2".."A", "王" for the joker level), in the page's language.
+ * @param {string} name
+ */
+export function levelLabel(name) {
+  return name === "王" ? t("level_jokers") : name;
 }
 
 /**
