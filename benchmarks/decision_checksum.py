@@ -4,7 +4,8 @@
 
 Heuristic self-play rounds (every declaration, bury, friend call and play of four heuristic
 bots, through the checked path) on fixed deals of several presets, and search-bot decisions
-(fixed seeds, the default step budget, no time cap) at fixed positions of those rounds. Each
+(fixed seeds, 2,000 simulated plays: the default budget until the fourth session, kept so that
+the checksums compare across commits; no time cap) at fixed positions of those rounds. Each
 line prints the CRC-32 of every event of every round, or of every search decision, with the
 number of decisions. With ``--baseline REF`` the same runs on REF (a detached worktree, as
 ``bench_round.py`` makes one) and each line says whether the two agree.
@@ -46,7 +47,7 @@ def heuristic_rounds(preset: str, deals: int, search: int) -> dict[str, Any]:
         plays += 1
         if searched >= search or plays % 7:
             return None
-        bot = SearchBot(plays, time=1e9)
+        bot = SearchBot(plays, steps=2000, time=1e9)  # the budget these checksums were first taken at
         play = bot.play(obs)
         searched += 1
         search_check = zlib.crc32(repr((tuple(play), bot.last_iterations)).encode(), search_check)
