@@ -34,7 +34,8 @@ from typing import Any
 from tuolaji.bots.registry import make_bot
 from tuolaji.ruleset import load_rules
 from tuolaji.sim.latency import Histogram
-from tuolaji.sim.tournament import PairingResult, processes, run_tournament, serial
+from tuolaji.sim.runner import DealResult
+from tuolaji.sim.tournament import PairingResult, make_tasks, processes, serial
 
 
 def _run(
@@ -56,20 +57,19 @@ def _run(
     total: PairingResult | None = None
     step = batch or deals
     for first in range(first_deal, first_deal + deals, step):
-        (res,) = run_tournament(
-            [(a, b)],
-            load_rules(rules),
-            seed=seed,
-            deals=min(step, first_deal + deals - first),
-            runner=runner,
-            workers=workers,
-            first=first,
-        )
-        if deal_log:
-            with open(deal_log, "a", encoding="utf-8") as f:
-                for d in sorted(res.deals, key=lambda d: d.index):
-                    games = [dataclasses.asdict(g) for g in d.games]
-                    f.write(json.dumps({"a": a, "b": b, "deal": d.index, "gain": d.a_level_gain, "games": games}) + "\n")
+        rules_set = load_rules(rules)
+        n = min(step, first_deal + deals - first)
+        chunk = max(1, min(25, n // max(1, workers * 4)))
+        res = PairingResult(a, b)
+        # the runner's results one task at a time: a pairing keeps no result per deal, the log does
+        for _task, (_p, _kind, items) in runner(make_tasks([(a, b)], rules_set, seed, n, 0, chunk, first=first)):
+            res.add(items)
+            if deal_log:
+                with open(deal_log, "a", encoding="utf-8") as f:
+                    for d in sorted(items, key=lambda d: d.index):
+                        assert isinstance(d, DealResult)
+                        games = [dataclasses.asdict(g) for g in d.games]
+                        f.write(json.dumps({"a": a, "b": b, "deal": d.index, "gain": d.a_level_gain, "games": games}) + "\n")
         if total is None:
             total = res
         else:
