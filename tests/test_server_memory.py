@@ -24,6 +24,7 @@ from tuolaji.engine.match import RELEASED, Match, RoundStarted  # noqa: E402
 from tuolaji.engine.observation import observe  # noqa: E402
 from tuolaji.engine.round import Phase  # noqa: E402
 from tuolaji.record import from_record, to_record  # noqa: E402
+from tuolaji.ruleset import RuleSet  # noqa: E402
 from tuolaji.server.api import export_record  # noqa: E402
 from tuolaji.server.app import Tables  # noqa: E402
 from tuolaji.server.projection import EventLog, declaration_choices, replay_frames  # noqa: E402
@@ -63,10 +64,10 @@ def test_the_event_log_forgets_old_rounds_but_still_shows_them_exactly() -> None
     assert [e for _, e in log.full(0)] == [ev.to_dict() for ev in match.events]  # what a save writes: whole
 
 
-def _served_room(tmp_path: Path, seed: int) -> tuple[Tables, Room, list[Conn]]:
+def _served_room(tmp_path: Path, seed: int, rules: RuleSet | str = "classic") -> tuple[Tables, Room, list[Conn]]:
     tables = Tables(Store(tmp_path / "games.sqlite3"))
     seats = [Seat(name=f"p{s}", token=hash_token(f"t{s}")) for s in range(4)]
-    room = Room("MEMRY", Match(rules="classic", seed=seed), seats=seats, host=seats[0].token, settings={"speed": "instant"})
+    room = Room("MEMRY", Match(rules=rules, seed=seed), seats=seats, host=seats[0].token, settings={"speed": "instant"})
     assert tables.add(room) is room
     return tables, room, []
 
@@ -221,3 +222,17 @@ def test_a_round_end_written_while_the_savers_batch_waits_leaves_no_gap(tmp_path
     tables.store.write(waiting)  # and the batch landing late changes nothing
     again = Store(tmp_path / "games.sqlite3").load("MEMRY")
     assert again is not None and again[0]["events"] == record["events"]
+
+
+def test_the_round_that_ends_the_match_is_written_at_once(tmp_path: Path) -> None:
+    """Issue 15, finding 8: a round end is written before anyone sees it, and so is the last
+    one, which deals no new round (the test before only caught round ends that deal again): a
+    kill right after the match-end screen must not undo the round or the match's end."""
+    tables, room, _ = _served_room(tmp_path, seed=14, rules=RuleSet(match_end="fixed_rounds", match_rounds=1))
+    asyncio.run(_play(tables, room, 1, [], save_each=False))  # only the server's own at-once writes
+    assert room.match.over
+    loaded = Store(tmp_path / "games.sqlite3").load("MEMRY")  # killed now: what does the file hold?
+    assert loaded is not None
+    record = loaded[0]
+    assert sum(e["e"] == "round_ended" for e in record["events"]) == 1
+    assert from_record(record).over

@@ -264,9 +264,10 @@ class Tables:
         return not failed
 
     def _changed(self, room: Room) -> None:
-        """Every change of a room: a round that ended (a new deal) is written at once, so a
-        crash right after a round summary cannot undo the round."""
-        if len(room.match.deals) != room.saved_deals and room.saved_deals:
+        """Every change of a room: a round that ended (a new deal, or the match's end, which
+        deals none) is written at once, so a crash right after a round summary cannot undo it."""
+        match = room.match
+        if room.saved_deals and (len(match.deals) != room.saved_deals or (match.over and len(match.events) != room.saved_events)):
             self.save_now(room)
 
     def flush_all(self) -> None:
