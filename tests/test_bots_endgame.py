@@ -5,16 +5,15 @@ from __future__ import annotations
 import math
 import random
 
+from selfplay import heuristic_plays
 from tuolaji.bots.endgame import OutOfNodes, solve
 from tuolaji.bots.registry import make_bot
 from tuolaji.bots.rollout import value
 from tuolaji.bots.search import SearchBot
-from tuolaji.engine.actions import Deal, Play
+from tuolaji.engine.actions import Play
 from tuolaji.engine.legal import legal_plays
 from tuolaji.engine.observation import observe
 from tuolaji.engine.round import Phase, Round
-from tuolaji.ruleset import load_rules
-from tuolaji.sim.runner import duplicate_deck
 
 # a quarter of the default node budget: the same decisions are checked (legal, from the seat's view,
 # the solver overruling the heuristic 7 times in these deals as with the default) at a quarter of the CPU
@@ -24,27 +23,7 @@ ENDGAME = "search:playing=false,declaring=false,burying=false,calling=false,time
 def _near_the_end(preset: str | None, index: int, cards_left: int) -> Round | None:
     """A round played by the heuristic until the seat to play holds at most ``cards_left`` cards
     (None if the round ends first: the last tricks were pairs)."""
-    from tuolaji.bots.driver import decide
-
-    rules = load_rules(preset)
-    deck, level, dealer = duplicate_deck(rules, 13, index)
-    rnd = Round(rules=rules, deck=deck, level=level, dealer=dealer)
-    bots = [make_bot("heuristic", seed=s) for s in range(rnd.players)]
-    while rnd.phase != Phase.DONE:
-        if rnd.phase == Phase.DEAL:
-            seat = rnd.next_deal_seat
-            rnd.apply(Deal())
-            if rnd.phase == Phase.DEAL and (action := decide(bots[seat], observe(rnd, seat, with_events=False))):
-                rnd.apply(action)
-            continue
-        seat = rnd.turn
-        assert seat is not None
-        if rnd.phase == Phase.PLAY and len(rnd.hands[seat]) <= cards_left:
-            return rnd
-        action = decide(bots[seat], observe(rnd, seat, with_events=False))
-        assert action is not None
-        rnd.apply(action)
-    return None
+    return next((r for r in heuristic_plays(preset, 13, index) if len(r.hands[r.turn or 0]) <= cards_left), None)
 
 
 def _minimax(rnd: Round, me: int) -> float:

@@ -11,42 +11,23 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from tuolaji.bots.driver import decide
+from selfplay import heuristic_plays
 from tuolaji.bots.heuristic import MemoryThreats
 from tuolaji.bots.memory import remember
-from tuolaji.bots.registry import make_bot
 from tuolaji.bots.rollout import tactical_play
 from tuolaji.bots.tactics import HELD
 from tuolaji.cards import POINTS
-from tuolaji.engine.actions import Deal
 from tuolaji.engine.observation import observe
-from tuolaji.engine.round import Phase, Round
-from tuolaji.ruleset import load_rules
-from tuolaji.sim.runner import duplicate_deck
+from tuolaji.engine.round import Round
 from tuolaji.trump import TRUMP
 
 
 def _follows(deals: int) -> Iterator[Round]:
     """Every position of heuristic self-play where a seat is to follow a single-card lead."""
-    rules = load_rules(None)
     for index in range(deals):
-        deck, level, dealer = duplicate_deck(rules, 41, index)
-        rnd = Round(rules=rules, deck=deck, level=level, dealer=dealer)
-        bots = [make_bot("heuristic", seed=s) for s in range(rnd.players)]
-        while rnd.phase != Phase.DONE:
-            if rnd.phase == Phase.DEAL:
-                seat = rnd.next_deal_seat
-                rnd.apply(Deal())
-                if rnd.phase == Phase.DEAL and (action := decide(bots[seat], observe(rnd, seat, with_events=False))):
-                    rnd.apply(action)
-                continue
-            seat = rnd.turn
-            assert seat is not None
-            if rnd.phase == Phase.PLAY and rnd.trick is not None and len(rnd.trick.plays) == 1 and len(rnd.trick.plays[0]) == 1:
+        for rnd in heuristic_plays(None, 41, index):
+            if rnd.trick is not None and len(rnd.trick.plays) == 1 and len(rnd.trick.plays[0]) == 1:
                 yield rnd
-            action = decide(bots[seat], observe(rnd, seat, with_events=False))
-            assert action is not None
-            rnd.apply(action)
 
 
 def _king_and_ace(rnd: Round) -> tuple[int, int, int] | None:
