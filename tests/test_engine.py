@@ -351,11 +351,8 @@ def test_suit_counts_follow_every_play_and_copy(decks: int) -> None:
     deck = new_deck(decks)
     rng.shuffle(deck)
     rnd = Round(rules=rules, deck=deck, level=5, dealer=1)
-    while rnd.phase == Phase.DEAL:
-        rnd.apply(Deal())
-    while rnd.phase == Phase.DECLARE:
-        assert rnd.turn is not None
-        rnd.apply(Pass(rnd.turn))
+    deal_all(rnd)
+    pass_all(rnd)
     rnd.apply(Bury(1, tuple(rnd.hands[1][: rnd.kitty_size])))
     while rnd.phase == Phase.PLAY:
         assert rnd.ctx is not None and rnd.turn is not None
@@ -383,11 +380,8 @@ def test_suit_cards_follow_every_play_copy_and_hand_put_in(decks: int) -> None:
         deck = new_deck(decks)
         rng.shuffle(deck)
         rnd = Round(rules=rules, deck=deck, level=rng.randint(2, 14), dealer=1)
-        while rnd.phase == Phase.DEAL:
-            rnd.apply(Deal())
-        while rnd.phase == Phase.DECLARE:
-            assert rnd.turn is not None
-            rnd.apply(Pass(rnd.turn))
+        deal_all(rnd)
+        pass_all(rnd)
         rnd.apply(Bury(1, tuple(rnd.hands[1][: rnd.kitty_size])))
         while rnd.phase == Phase.PLAY:
             assert rnd.ctx is not None and rnd.turn is not None
