@@ -57,6 +57,17 @@ def pass_all(rnd: Round) -> None:
         rnd.apply(Pass(rnd.turn))
 
 
+def _shuffled_in_play(rules: RuleSet, rng: random.Random, *, level: int) -> Round:
+    """A shuffled round with seat 1 dealing, nobody declaring and the first cards buried: at its first lead."""
+    deck = new_deck(rules.decks)
+    rng.shuffle(deck)
+    rnd = Round(rules=rules, deck=deck, level=level, dealer=1)
+    deal_all(rnd)
+    pass_all(rnd)
+    rnd.apply(Bury(1, tuple(rnd.hands[1][: rnd.kitty_size])))
+    return rnd
+
+
 def refused(rnd: Round | Match, action: Action, code: str) -> None:
     with pytest.raises(IllegalAction) as info:
         rnd.apply(action)
@@ -348,12 +359,7 @@ def test_suit_counts_follow_every_play_and_copy(decks: int) -> None:
 
     rng = random.Random(decks)
     rules = RuleSet(decks=decks)
-    deck = new_deck(decks)
-    rng.shuffle(deck)
-    rnd = Round(rules=rules, deck=deck, level=5, dealer=1)
-    deal_all(rnd)
-    pass_all(rnd)
-    rnd.apply(Bury(1, tuple(rnd.hands[1][: rnd.kitty_size])))
+    rnd = _shuffled_in_play(rules, rng, level=5)
     while rnd.phase == Phase.PLAY:
         assert rnd.ctx is not None and rnd.turn is not None
         eff = rnd.ctx.eff
@@ -377,12 +383,7 @@ def test_suit_cards_follow_every_play_copy_and_hand_put_in(decks: int) -> None:
     rng = random.Random(decks + 10)
     rules = RuleSet(decks=decks)
     for _ in range(6):
-        deck = new_deck(decks)
-        rng.shuffle(deck)
-        rnd = Round(rules=rules, deck=deck, level=rng.randint(2, 14), dealer=1)
-        deal_all(rnd)
-        pass_all(rnd)
-        rnd.apply(Bury(1, tuple(rnd.hands[1][: rnd.kitty_size])))
+        rnd = _shuffled_in_play(rules, rng, level=rng.randint(2, 14))
         while rnd.phase == Phase.PLAY:
             assert rnd.ctx is not None and rnd.turn is not None
             eff = rnd.ctx.eff

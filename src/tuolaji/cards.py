@@ -182,6 +182,14 @@ def pretty(card: int) -> str:
     return SUIT_SYMBOLS[suit_of(card)] + RANK_TOKENS[rank_of(card) - 2]
 
 
+def kind_counts(cards: Iterable[int]) -> dict[int, int]:
+    """How many copies of each card kind ``cards`` hold (a plain dict: cheaper than a Counter)."""
+    out: dict[int, int] = {}
+    for c in cards:
+        out[c] = out.get(c, 0) + 1
+    return out
+
+
 def new_deck(decks: int) -> list[int]:
     return [c for _ in range(decks) for c in range(NUM_KINDS)]
 

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-from ..cards import NUM_KINDS
+from ..cards import NUM_KINDS, kind_counts
 from ..combos import Combo, decompose
 from ..engine.observation import Observation
 from ..trump import TrumpContext
@@ -77,7 +77,7 @@ class PlayModel:
         total = 0.0
         burier_hidden = obs.kitty is None  # the burier knows the kitty: its cards are not unseen to it
         for i, f in enumerate(self.follows):
-            hand = _counts(hands[f.seat])
+            hand = kind_counts(hands[f.seat])
             for c, n in f.since.items():
                 hand[c] = hand.get(c, 0) + n
             cards = sorted([c for c, n in hand.items() for _ in range(n)])
@@ -157,13 +157,6 @@ def _kinds(ctx: TrumpContext, suit: int) -> tuple[int, ...]:
             _KINDS.clear()
         got = _KINDS[ctx, suit] = tuple(c for c in range(NUM_KINDS) if ctx.eff[c] == suit)
     return got
-
-
-def _counts(cards: list[int]) -> dict[int, int]:
-    out: dict[int, int] = {}
-    for c in cards:
-        out[c] = out.get(c, 0) + 1
-    return out
 
 
 def _recent_follows(obs: Observation, window: int) -> list[_Follow]:

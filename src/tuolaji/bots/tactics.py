@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..cards import POINTS
+from ..cards import POINTS, kind_counts
 from ..combos import Combo, _avail, _chains, best_top, decompose, needs, required_structure
 from ..engine.legal import all_submultisets, count_submultisets, lead_combos, submultisets
 from ..tricks import best_so_far, follow_reason, play_rank, structure_reason
@@ -68,13 +68,6 @@ def strengths(ctx: TrumpContext) -> tuple[int, ...]:
     return got
 
 
-def _counts(cards: Sequence[int]) -> dict[int, int]:
-    out: dict[int, int] = {}
-    for c in cards:
-        out[c] = out.get(c, 0) + 1
-    return out
-
-
 def points(cards: Sequence[int]) -> int:
     return sum(map(POINTS.__getitem__, cards))
 
@@ -84,14 +77,14 @@ def cost(play: Sequence[int], hand: Sequence[int], ctx: TrumpContext, have: Mapp
     (``have``: the hand's count of each card it holds, when the caller has it)."""
     total = 0.0
     if have is None:
-        have = _counts(hand)
+        have = kind_counts(hand)
     tab = strengths(ctx)
     if len(play) == 1:
         c = play[0]
         if have[c] >= 2:
             total += 10 if ctx.eff[c] == TRUMP else 6
         return LAMBDA * (total + tab[c])
-    for c, n in _counts(play).items():
+    for c, n in kind_counts(play).items():
         total += tab[c] * n
         if n == 1 and have[c] >= 2:  # breaking a pair (worse for trump pairs)
             total += 10 if ctx.eff[c] == TRUMP else 6
@@ -108,7 +101,7 @@ def winning_shape(play: Sequence[int], lead: Sequence[int], comps: Sequence[Comb
     tier = 0 if ctx.eff[play[0]] == ctx.eff[lead[0]] else 1
     if len(play) == 1:
         return tier, ctx.order[play[0]]
-    return tier, best_top(_counts(play), k, m, ctx.order)
+    return tier, best_top(kind_counts(play), k, m, ctx.order)
 
 
 def threatened(st: TrickState, play: Sequence[int], by: Sequence[int], threats: Threats) -> bool:
@@ -306,7 +299,7 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
     beaten: dict[tuple[int, int], float] = {}
     single = n == 1
     held = st.hand.count  # a single: how many of the card the hand holds (one C-level scan)
-    have = None if single else _counts(st.hand)
+    have = None if single else kind_counts(st.hand)
     for p in opts:
         if single:  # cost(), points() and play_rank() of one card, inline (the same arithmetic)
             c = p[0]
@@ -464,7 +457,7 @@ def score_leads(
                 score += 20.0  # the last tricks: win big, protect or capture the kitty
         else:
             if have is None:
-                have = _counts(st.hand)
+                have = kind_counts(st.hand)
             score = -pts * 1.2 - cost(p, st.hand, ctx, have) * (0.5 if size == 1 else 1.0)
             if e != TRUMP and ally_void(e) and not foe_void(e):
                 score += 4.0 + (size == 1)  # let the partner ruff

@@ -543,7 +543,7 @@ class Round:
             if self.phase is _PLAY and type(seat) is int and seat == self.turn:
                 cards = action.cards  # type: ignore[union-attr]
                 reason = self.play_reason(seat, cards)
-                if reason:
+                if reason:  # as _check_play raises it (its phase and turn tests just passed)
                     trick = self.trick
                     raise IllegalAction(reason, n=len(trick.plays[0]) if trick and trick.plays else 0)
                 self._play(seat, cards)
@@ -934,10 +934,7 @@ class Round:
                 pts += POINTS[c]
         trick.winner, trick.points = winner, pts
         self.seat_points[winner] += pts
-        if self.find_friend:
-            if self.publicly_attacker(winner):
-                self.attacker_points += pts
-        elif (winner - self._dealer()) % 2 == 1:  # publicly_attacker: sides are public by parity
+        if self.publicly_attacker(winner):
             self.attacker_points += pts
         self.tricks.append(trick)
         self.events.append(make_trick_ended(winner, pts, self.attacker_points))
