@@ -69,9 +69,14 @@ def test_a_stall_is_told_apart_by_its_cause(kind: str) -> None:
 
 
 def test_the_server_reports_its_collections_and_stalls() -> None:
+    # The saver's first collect-and-freeze comes after its second pass (about 2 s, later on a
+    # loaded machine); each /api/stats answer reports what happened since the one before.
+    seen: list[dict[str, Any]] = []
     with LiveServer(":memory:") as srv:
-        time.sleep(1.3)  # the saver's first collect-and-freeze
-        stats = httpx.get(srv.url + "/api/stats").json()
-    assert stats["loop_lag_ms"]["p50"] >= 0
-    assert stats["gc"]["freeze"]["count"] >= 1
-    assert set(stats["stalls"]) >= {"count", "gc_ms", "busy_ms", "waiting_ms", "worst"}
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not any("freeze" in s["gc"] for s in seen):
+            time.sleep(0.5)
+            seen.append(httpx.get(srv.url + "/api/stats").json())
+    assert all(s["loop_lag_ms"]["p50"] >= 0 for s in seen if s["loop_lag_ms"])
+    assert sum(s["gc"].get("freeze", {}).get("count", 0) for s in seen) >= 1, seen
+    assert set(seen[-1]["stalls"]) >= {"count", "gc_ms", "busy_ms", "waiting_ms", "worst"}
