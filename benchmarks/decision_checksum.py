@@ -3,7 +3,8 @@
     python benchmarks/decision_checksum.py [--baseline 9bbb8e5] [--deals 12] [--search 24]
 
 Heuristic self-play rounds (every declaration, bury, friend call and play of four heuristic
-bots, through the checked path) on fixed deals of several presets, and search-bot decisions
+bots, through the checked path) on fixed deals of several presets, rounds of the human-like
+bots (easy and normal, which draw from the options in their listed order), and search-bot decisions
 (fixed seeds, 2,000 simulated plays: the default budget until the fourth session, kept so that
 the checksums compare across commits; no time cap) at fixed positions of those rounds. Each
 line prints the CRC-32 of every event of every round, or of every search decision, with the
@@ -32,6 +33,7 @@ def heuristic_rounds(preset: str, deals: int, search: int) -> dict[str, Any]:
     from bench_round import _bot_round
 
     from tuolaji.bots.heuristic import HeuristicBot
+    from tuolaji.bots.human import HumanBot
     from tuolaji.bots.search import SearchBot
     from tuolaji.ruleset import load_rules
 
@@ -57,11 +59,15 @@ def heuristic_rounds(preset: str, deals: int, search: int) -> dict[str, Any]:
         bots = [HeuristicBot(i * 10 + s) for s in range(rules.players)]
         rnd, n = _bot_round(rules, bots, rng, on_play if search else None)
         decisions += n
-        for e in rnd.events:
-            # what was decided, not how events are spelled (their fields may grow)
-            what = (type(e).__name__, getattr(e, "seat", None), getattr(e, "cards", None), getattr(e, "card", None))
-            check = zlib.crc32(repr(what).encode(), check)
+        check = _events_crc(rnd, check)
         events += len(rnd.events)
+    # the human-like bots draw their play from the scored options in the order they are listed,
+    # so their rounds also check that every listing keeps its order
+    human_check = 0
+    for i in range(max(1, deals // 2)):
+        bots = [HumanBot(i * 10 + s, level=("easy", "normal")[s % 2]) for s in range(rules.players)]
+        rnd, _ = _bot_round(rules, bots, rng)
+        human_check = _events_crc(rnd, human_check)
     return {
         "preset": preset,
         "rounds": deals,
@@ -70,7 +76,16 @@ def heuristic_rounds(preset: str, deals: int, search: int) -> dict[str, Any]:
         "checksum": f"{check:08x}",
         "search_decisions": searched,
         "search_checksum": f"{search_check:08x}",
+        "human_checksum": f"{human_check:08x}",
     }
+
+
+def _events_crc(rnd: Any, check: int) -> int:
+    for e in rnd.events:
+        # what was decided, not how events are spelled (their fields may grow)
+        what = (type(e).__name__, getattr(e, "seat", None), getattr(e, "cards", None), getattr(e, "card", None))
+        check = zlib.crc32(repr(what).encode(), check)
+    return check
 
 
 def run(src: Path, deals: int, search: int) -> list[dict[str, Any]]:
@@ -107,8 +122,8 @@ def main() -> None:
     for i, row in enumerate(mine):
         line = json.dumps(row)
         if base is not None:
-            same = all(base[i][k] == row[k] for k in ("events", "decisions", "checksum", "search_checksum"))
-            line += f"   {args.baseline}: {base[i]['checksum']}/{base[i]['search_checksum']} {'SAME' if same else 'DIFFERENT'}"
+            same = all(base[i][k] == row[k] for k in ("events", "decisions", "checksum", "search_checksum", "human_checksum"))
+            line += f"   {args.baseline}: {base[i]['checksum']}/{base[i]['search_checksum']}/{base[i]['human_checksum']} {'SAME' if same else 'DIFFERENT'}"
         print(line, flush=True)
 
 

@@ -441,6 +441,33 @@ def test_declaration_options_kept_during_the_deal_equal_options_worked_out_afres
     assert rnd.declaration_options(0) == options(0, rnd.hands[0], 5, rnd.bid, rules) != []
 
 
+@pytest.mark.parametrize("preset", ["classic", "bianfeng-friend"])
+def test_observations_hold_every_field_as_the_round_defines_it(preset: str) -> None:
+    """observe() puts an observation together through its slots, not the constructor: every
+    field is set, the same as the constructor would make it, and read from the round."""
+    import dataclasses
+
+    from tuolaji.engine.observation import observe
+    from tuolaji.engine.simulate import random_action
+
+    rng = random.Random(preset)
+    match = Match(rules=preset, seed=11)
+    while not match.over and len(match.rounds) < 2:
+        rnd = match.round
+        for seat in range(rnd.players):
+            obs = observe(rnd, seat, with_events=False)
+            assert dataclasses.replace(obs) == obs  # every field set (an unset slot raises here)
+            assert obs.hand_sizes == tuple(len(h) for h in rnd.hands)
+            assert obs.from_kitty == tuple(rnd.from_kitty[seat])
+            assert (obs.friend_card, obs.friend_known) == (rnd.friend_card, rnd.friend_revealed)
+            assert obs.friend_calls == tuple(rnd.friend_calls) and obs.calls_shown == tuple(rnd.call_shown)
+            assert obs.friend_seats == tuple(s if shown else None for s, shown in zip(rnd.call_seats, rnd.call_shown))
+            assert obs.may_declare == (rnd.declare_refusal(seat) is None)
+            assert (obs.kept_options is not None) == (rnd.phase == Phase.DEAL)
+        match.apply(random_action(rnd, rng))
+    assert match.rounds
+
+
 @pytest.mark.parametrize("preset", ["classic", "bianfeng-friend", "six-two-friends"])
 def test_observations_name_the_seats_known_to_be_on_the_dealers_side(preset: str) -> None:
     """known_dealer_side: exactly the seats that are not publicly attackers, in seat order; the

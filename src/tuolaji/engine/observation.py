@@ -7,7 +7,8 @@ get nothing else, so a bot cannot peek even by accident.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from ..cards import LevelRank
 from ..declaring import Bid, options
@@ -108,51 +109,84 @@ def _public_tricks(rnd: Round) -> tuple[PublicTrick, ...]:
 
 
 def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
-    own_kitty = seat == rnd.burier and rnd.phase != Phase.BURY
+    phase = rnd.phase
+    own_kitty = seat == rnd.burier and phase != Phase.BURY
     hand = tuple(rnd.hands[seat])
-    kept = (hand, rnd.bid, tuple(rnd.declaration_options(seat))) if rnd.phase == Phase.DEAL else None
-    return Observation(
-        seat=seat,
-        players=rnd.players,
-        phase=rnd.phase,
-        turn=rnd.turn,
-        level=rnd.level,
-        dealer=rnd.dealer,
-        ctx=rnd.level_ctx,
-        trump_fixed=rnd.ctx is not None,
-        bid_seat=rnd.bid.seat if rnd.bid else None,
-        bid_cards=rnd.bid.cards if rnd.bid else (),
-        hand=hand,
-        hand_sizes=tuple(len(h) for h in rnd.hands),
-        kitty=tuple(rnd.kitty) if own_kitty else None,
-        kitty_size=rnd.kitty_size,
-        trick=_public(rnd.trick) if rnd.trick is not None else None,
-        tricks=_public_tricks(rnd),
-        attacker_points=rnd.attacker_points,
-        decks=rnd.rules.decks,
-        events=tuple(e.redacted(seat) for e in rnd.events) if with_events else (),
-        rules=rnd.rules,
-        bid=rnd.bid,
-        known_dealer_side=_known_dealer_side(rnd),
-        friend_card=rnd.friend_card,
-        friend_known=rnd.friend_revealed,
-        friend_calls=tuple(rnd.friend_calls),
-        friend_seats=tuple(s if shown else None for s, shown in zip(rnd.call_seats, rnd.call_shown, strict=True)),
-        calls_shown=tuple(rnd.call_shown),
-        from_kitty=tuple(rnd.from_kitty[seat]),
-        may_declare=rnd.declare_refusal(seat) is None,
-        may_redeal=rnd.phase == Phase.DECLARE and rnd.turn == seat and is_legal(rnd, Redeal(seat)),
-        may_surrender=rnd.rules.surrender and rnd.surrender_refusal(seat) is None,
-        surrender_by=rnd.surrender_by,
-        kept_options=kept,
+    bid = rnd.bid
+    trick = rnd.trick
+    revealed = rnd.friend_revealed
+    return _made(
+        {
+            "seat": seat,
+            "players": rnd.players,
+            "phase": phase,
+            "turn": rnd.turn,
+            "level": rnd.level,
+            "dealer": rnd.dealer,
+            "ctx": rnd.level_ctx,
+            "trump_fixed": rnd.ctx is not None,
+            "bid_seat": bid.seat if bid else None,
+            "bid_cards": bid.cards if bid else (),
+            "hand": hand,
+            "hand_sizes": tuple(map(len, rnd.hands)),
+            "kitty": tuple(rnd.kitty) if own_kitty else None,
+            "kitty_size": rnd.kitty_size,
+            "trick": _public(trick) if trick is not None else None,
+            "tricks": _public_tricks(rnd),
+            "attacker_points": rnd.attacker_points,
+            "decks": rnd.rules.decks,
+            "events": tuple(e.redacted(seat) for e in rnd.events) if with_events else (),
+            "rules": rnd.rules,
+            "bid": bid,
+            "known_dealer_side": _known_dealer_side(rnd, revealed),
+            "friend_card": rnd.friend_card,
+            "friend_known": revealed,
+            "friend_calls": tuple(rnd.friend_calls),
+            "friend_seats": tuple(s if shown else None for s, shown in zip(rnd.call_seats, rnd.call_shown, strict=True))
+            if rnd.call_seats
+            else (),
+            "calls_shown": tuple(rnd.call_shown),
+            "from_kitty": tuple(rnd.from_kitty[seat]),
+            "may_declare": rnd.declare_refusal(seat) is None,
+            "may_redeal": phase == Phase.DECLARE and rnd.turn == seat and is_legal(rnd, Redeal(seat)),
+            "may_surrender": rnd.rules.surrender and rnd.surrender_refusal(seat) is None,
+            "surrender_by": rnd.surrender_by,
+            # during the deal: the round's kept options for this hand and bid (see declaration_options)
+            "kept_options": (hand, bid, tuple(rnd.declaration_options(seat))) if phase == Phase.DEAL else None,
+        }
     )
 
 
-def _known_dealer_side(rnd: Round) -> tuple[int, ...]:
+# An observation is made for every decision and after every card dealt: it is put together
+# through its slots' own setters, by field name, instead of the dataclass __init__ (keyword
+# matching and a generic object.__setattr__ per field cost about twice as much).
+_SETTERS = tuple((f.name, getattr(Observation, f.name).__set__) for f in fields(Observation))
+_new = object.__new__
+
+
+def _made(values: dict[str, Any]) -> Observation:
+    """The Observation with these field values (every field named, as the constructor needs)."""
+    obs: Observation = _new(Observation)
+    for name, put in _SETTERS:
+        put(obs, values[name])
+    return obs
+
+
+_PARITY_SIDES: dict[tuple[int, int], tuple[int, ...]] = {}  # (players, dealer) -> the dealer's parity
+
+
+def _known_dealer_side(rnd: Round, revealed: bool) -> tuple[int, ...]:
     """The seats everyone knows are on the dealer's side, in seat order: the seats that are not
     publicly attackers (find-a-friend before every friend shows: the dealer and the friends shown)."""
-    if rnd.dealer is None:
+    dealer = rnd.dealer
+    if dealer is None:
         return ()
-    if rnd.find_friend and not rnd.friend_revealed:
-        return tuple(sorted((rnd.dealer, *rnd.shown_friends())))
+    if not rnd.find_friend:  # the dealer's parity: one answer per table size and dealer
+        key = (rnd.players, dealer)
+        got = _PARITY_SIDES.get(key)
+        if got is None:
+            got = _PARITY_SIDES[key] = tuple(sorted(rnd.dealer_side()))
+        return got
+    if not revealed:
+        return tuple(sorted((dealer, *rnd.shown_friends())))
     return tuple(sorted(rnd.dealer_side()))
