@@ -298,6 +298,7 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
     # winning play's rank is exactly its winning_shape(), so the answer is kept per rank
     beaten: dict[tuple[int, int], float] = {}
     single = n == 1
+    pair_led = n == 2 and k == 2
     held = st.hand.count  # a single: how many of the card the hand holds (one C-level scan)
     have = None if single else kind_counts(st.hand)
     for p in opts:
@@ -307,6 +308,22 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
             given_up = LAMBDA * (((10 if eff[c] == TRUMP else 6) + 0.0 if held(c) >= 2 else 0.0) + tab[c])
             ec = eff[c]
             rank: tuple[int, int] | None = (0, order[c]) if ec == suit else ((1, order[c]) if ec == TRUMP else None)
+        elif pair_led:  # the same for two cards after a pair (cost's sum is of whole numbers: exact in any order)
+            assert have is not None
+            a, b = p
+            pts = table + POINTS[a] + POINTS[b]
+            if a == b:
+                given_up = LAMBDA * (tab[a] * 2)
+                ea = eff[a]
+                rank = (0, order[a]) if ea == suit else ((1, order[a]) if ea == TRUMP else None)
+            else:
+                total = tab[a] + tab[b]
+                if have[a] >= 2:
+                    total += 10 if eff[a] == TRUMP else 6
+                if have[b] >= 2:
+                    total += 10 if eff[b] == TRUMP else 6
+                given_up = LAMBDA * total
+                rank = None  # only a pair can win after a pair
         else:
             assert have is not None
             pts = table + points(p)
