@@ -63,7 +63,8 @@ class _Notes:
     def noted(self, t: PublicTrick, ctx: TrumpContext) -> _Notes:
         """These notes and what ``t`` shows, as new notes; these stay as they are. What ``t``
         leaves unchanged (most seats' voids, pair shortages and holdings) is shared, not copied."""
-        played = self.played.copy()
+        played: Counter[int] = Counter()
+        dict.update(played, self.played)  # Counter.copy() without its argument checks
         void, no_pairs, holds = list(self.void), list(self.no_pairs), list(self.holds)
         self._note(t, ctx, played, void, no_pairs, holds, True)
         return _Notes(self.done, self.last, played, void, no_pairs, holds)
@@ -148,6 +149,9 @@ def _notes(obs: Observation) -> _Notes:
     return notes
 
 
+_NO_HOLDINGS: Counter[int] = Counter()  # a seat known to hold nothing in particular (shared, never written)
+
+
 def remember(obs: Observation) -> Memory:
     ctx = obs.ctx
     stored = _notes(obs)
@@ -176,10 +180,12 @@ def remember(obs: Observation) -> Memory:
     dict.update(unseen, {c: n for c, n in enumerate(left) if n > 0})  # (Counter's own update checks its argument's type)
     holds: list[Counter[int]] = []
     for s, h in enumerate(notes.holds):
-        known: Counter[int] = Counter()
         if h and s != obs.seat:
+            known: Counter[int] = Counter()
             dict.update(known, {c: min(n, unseen[c]) for c, n in h.items()})
-        holds.append(known)
+            holds.append(known)
+        else:
+            holds.append(_NO_HOLDINGS)
     return Memory(obs.seat, ctx, notes.played, unseen, notes.void, notes.no_pairs, holds, obs.kitty is None)
 
 
