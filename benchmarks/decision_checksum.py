@@ -123,7 +123,8 @@ def main() -> None:
         line = json.dumps(row)
         if base is not None:
             same = all(base[i][k] == row[k] for k in ("events", "decisions", "checksum", "search_checksum", "human_checksum"))
-            line += f"   {args.baseline}: {base[i]['checksum']}/{base[i]['search_checksum']}/{base[i]['human_checksum']} {'SAME' if same else 'DIFFERENT'}"
+            sums = "/".join(base[i][k] for k in ("checksum", "search_checksum", "human_checksum"))
+            line += f"   {args.baseline}: {sums} {'SAME' if same else 'DIFFERENT'}"
         print(line, flush=True)
 
 

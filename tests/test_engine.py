@@ -461,7 +461,9 @@ def test_observations_hold_every_field_as_the_round_defines_it(preset: str) -> N
             assert obs.from_kitty == tuple(rnd.from_kitty[seat])
             assert (obs.friend_card, obs.friend_known) == (rnd.friend_card, rnd.friend_revealed)
             assert obs.friend_calls == tuple(rnd.friend_calls) and obs.calls_shown == tuple(rnd.call_shown)
-            assert obs.friend_seats == tuple(s if shown else None for s, shown in zip(rnd.call_seats, rnd.call_shown))
+            assert obs.friend_seats == tuple(
+                s if shown else None for s, shown in zip(rnd.call_seats, rnd.call_shown, strict=True)
+            )
             assert obs.may_declare == (rnd.declare_refusal(seat) is None)
             assert (obs.kept_options is not None) == (rnd.phase == Phase.DEAL)
         match.apply(random_action(rnd, rng))
