@@ -58,6 +58,12 @@ class _Prepared:
                 out[s].extend([c] * take)
                 pool[c] -= take
                 room[s] -= take
+        dealer = obs.dealer if obs.dealer is not None else -2
+        for c in _dealer_copies(obs, mem):  # find-a-friend: the copy the dealer called beside
+            if pool[c] > 0 and room.get(dealer, 0) > 0:
+                out[dealer].append(c)
+                pool[c] -= 1
+                room[dealer] -= 1
         self.out, self.room = out, room
         self.cards = list(pool.elements())
         self.allowed: dict[tuple[bool, bool], tuple[dict[int, list[int]], dict[int, int]]] = {}
@@ -75,6 +81,27 @@ class _Prepared:
             options = {c: [s for s in self.sizes if allowed(s, c)] for c in set(self.cards)}
             got = self.allowed[strict, voids] = (options, {c: len(v) for c, v in options.items()})
         return got
+
+
+def _dealer_copies(obs: Observation, mem: Memory) -> list[int]:
+    """Find-a-friend: the called cards the dealer is taken to hold a copy of, unseen by this seat.
+
+    The dealer calls a card it holds one copy of whenever it can, so that the holder of the
+    other copy is its partner (:func:`.base.default_friend_card`: 98 % of calls in heuristic
+    self-play); a sample that dealt that copy elsewhere would usually make the wrong seat the
+    friend — the friend itself, holding the other copy, would often not be its own partner.
+    Not when the call has shown, when the dealer played a copy already (it held it, and it is
+    gone), or when it has shown void in that suit."""
+    dealer = obs.dealer
+    if dealer is None or dealer == obs.seat or obs.friend_known:
+        return []
+    tricks = [t for t in (*obs.tricks, obs.trick) if t is not None]
+    played = {c for t in tricks for s, p in zip(t.seats, t.plays, strict=False) if s == dealer for c in p}
+    return [
+        card
+        for (card, nth), shown in zip(obs.friend_calls, obs.calls_shown, strict=True)
+        if not nth and not shown and card not in played and mem.ctx.eff[card] not in mem.void[dealer]
+    ]
 
 
 _LAST: list[_Prepared] = []  # the last observation's (a search draws many deals for one)

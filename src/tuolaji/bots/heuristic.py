@@ -21,7 +21,7 @@ from .base import Bot
 from .memory import Memory, remember
 from .registry import register
 from .tactics import BEATEN_HOLDS, HELD, TrickState, follow_options, lead_options, score_follows, score_leads
-from .teams import same_side
+from .teams import believed_sides, same_side
 
 
 class MemoryThreats:
@@ -135,6 +135,7 @@ def trick_state(obs: Observation) -> TrickState:
     comps = decompose(plays[0], obs.ctx) if plays else None
     # every hand shrinks by the lead's size each trick: a follow knows exactly when it is last
     tricks_left = max(1, len(obs.hand) // len(plays[0])) if plays else len(obs.hand)
+    is_attacker = believed_sides(obs)
     return TrickState(
         obs.seat,
         obs.players,
@@ -143,8 +144,8 @@ def trick_state(obs: Observation) -> TrickState:
         seats,
         plays,
         comps,
-        lambda a, b: same_side(obs.is_attacker, a, b),
-        obs.is_attacker(obs.seat),
+        lambda a, b: same_side(is_attacker, a, b),
+        is_attacker(obs.seat),
         tricks_left,
     )
 
@@ -174,8 +175,9 @@ def scored_plays(obs: Observation, mem: Memory) -> list[tuple[float, tuple[int, 
     st = trick_state(obs)
     if st.plays:
         return score_follows(st, threats, follow_options(st))
-    ally = [s for s in range(obs.players) if s != obs.seat and same_side(obs.is_attacker, s, obs.seat)]
-    foes = [s for s in range(obs.players) if not same_side(obs.is_attacker, s, obs.seat)]
+    is_attacker = believed_sides(obs)
+    ally = [s for s in range(obs.players) if s != obs.seat and same_side(is_attacker, s, obs.seat)]
+    foes = [s for s in range(obs.players) if not same_side(is_attacker, s, obs.seat)]
     options = lead_options(obs.hand, obs.ctx, threats.unseen)
     return score_leads(
         st,

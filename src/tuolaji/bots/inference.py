@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from functools import partial
 
 from ..cards import NUM_KINDS, kind_counts
 from ..combos import Combo, decompose
@@ -33,7 +34,7 @@ from ..trump import TrumpContext
 from .heuristic import MemoryThreats
 from .memory import _Notes
 from .tactics import TrickState, follow_options, score_follows
-from .teams import same_side
+from .teams import believed_sides, same_side
 
 DEFAULT_POOL = 4  # deals drawn per kept deal
 DEFAULT_WINDOW = 6  # finished tricks read back (and the trick in progress)
@@ -94,6 +95,7 @@ class PlayModel:
             if knows_kitty:
                 for c in kitty:
                     left[c] -= 1
+            is_attacker = believed_sides(obs, f.seat, hand)  # a hidden friend then knew its side
             st = TrickState(
                 f.seat,
                 obs.players,
@@ -102,8 +104,8 @@ class PlayModel:
                 f.seats,
                 f.plays,
                 f.comps,
-                lambda a, b: same_side(obs.is_attacker, a, b),
-                obs.is_attacker(f.seat),
+                partial(same_side, is_attacker),
+                is_attacker(f.seat),
                 max(1, len(cards) // len(f.plays[0])),
             )
             options = follow_options(st)

@@ -191,14 +191,18 @@ def bury_play_out(obs: Observation, cands: Sequence[tuple[int, ...]]) -> Callabl
 
 
 def friend_candidates(obs: Observation, heuristic: int) -> list[int]:
-    """The heuristic's call first, then the plain aces and kings this seat lacks a copy of."""
+    """The heuristic's call first, then the plain aces and kings this seat lacks a copy of; of
+    those, only ones it holds a copy of when the heuristic's call is one: then the holder of the
+    other copy knows it is the partner, and everyone's samples take the dealer to hold a copy
+    (:func:`.determinize._dealer_copies`, :func:`.teams.hidden_friend`)."""
     ctx = obs.ctx
     out = [heuristic]
     called = {card for card, _ in obs.friend_calls}
+    least = 1 if obs.hand.count(heuristic) else 0
     for rank in (14, 13):
         for suit in range(4):
             card = suit * 13 + rank - 2
-            if card not in out and card not in called and not ctx.is_trump(card) and obs.hand.count(card) < obs.decks:
+            if card not in out and card not in called and not ctx.is_trump(card) and least <= obs.hand.count(card) < obs.decks:
                 out.append(card)
     return out[:6]
 

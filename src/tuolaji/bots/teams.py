@@ -6,7 +6,9 @@ partnerships (find a friend) only has to change this module.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
+
+from ..engine.observation import Observation
 
 IsAttacker = Callable[[int], bool]
 
@@ -14,3 +16,28 @@ IsAttacker = Callable[[int], bool]
 def same_side(is_attacker: IsAttacker, a: int, b: int) -> bool:
     """Are seats ``a`` and ``b`` on the same side (both attackers or both the dealer's team)?"""
     return is_attacker(a) == is_attacker(b)
+
+
+def hidden_friend(obs: Observation, seat: int, hand: Collection[int]) -> bool:
+    """Find-a-friend: does ``seat``, holding ``hand``, know it is a friend nobody has seen yet?
+
+    It holds a copy of a card called by holder (not by the copy played) whose friend has not
+    shown. The dealer calls a card it holds a copy of whenever it can (:func:`.base.default_friend_card`
+    and the search's candidates), so the holder of the other copy is the partner; the dealer
+    holding no copy (about 2 % of calls in self-play) is the exception, where the nearest
+    holder after the dealer is.
+    """
+    if seat == obs.dealer or obs.friend_known:
+        return False
+    calls = zip(obs.friend_calls, obs.calls_shown, strict=True)
+    return any(not nth and not shown and card in hand for (card, nth), shown in calls)
+
+
+def believed_sides(obs: Observation, seat: int | None = None, hand: Collection[int] | None = None) -> IsAttacker:
+    """The sides as ``seat`` (default: the observer) sees them holding ``hand`` (default: its
+    hand): the public sides, except that a hidden friend knows it plays for the dealer."""
+    me = obs.seat if seat is None else seat
+    if not obs.friend_calls or not hidden_friend(obs, me, obs.hand if hand is None else hand):
+        return obs.is_attacker
+    public = obs.is_attacker
+    return lambda s: s != me and public(s)

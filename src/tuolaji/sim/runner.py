@@ -135,6 +135,9 @@ class GameRecord:
     kitty_captured: bool
     redeal: bool = False
     kitty_points: int = 0  # what the kitty added to the attackers' total (multiplied; 0 if not captured)
+    # find-a-friend: the sides formed in play put bots of A and of B on the same side; such a game
+    # says nothing about A against B and counts as a tie (a_levels 0, no point margin, no kitty record)
+    mixed: bool = False
 
 
 @dataclass
@@ -150,7 +153,7 @@ class DealResult:
 
     def a_point_margin(self) -> int:
         """A's attacker points minus B's with the same cards (the duplicate tie-break)."""
-        return sum(g.attacker_points if g.a_attacks else -g.attacker_points for g in self.games)
+        return sum(g.attacker_points if g.a_attacks else -g.attacker_points for g in self.games if not g.mixed)
 
 
 def a_seats_for(game: int, players: int) -> list[int]:
@@ -186,22 +189,27 @@ def play_deal(
             close_bots(bots)
         for bot, side in zip(bots, side_of, strict=True):
             side.add_faults(bot)
-        games.append(_record(rnd, seats_a[0]))
+        games.append(_record(rnd, seats_a))
     return DealResult(index, games, a, b)
 
 
-def _record(rnd: Round, a_seat: int) -> GameRecord:
+def _record(rnd: Round, seats_a: Sequence[int]) -> GameRecord:
     res = rnd.result
     if res is None:  # a redeal (only possible without a dealer): no score
         return GameRecord(False, 0, 0, False, redeal=True)
-    a_attacks = rnd.is_attacker(a_seat)
+    a_attacks = rnd.is_attacker(seats_a[0])
     a_wins = (res.team == "attackers") == a_attacks
+    # with fixed partners A's seats always share a side; in find-a-friend the call decides the sides
+    # (the dealer's partner sits beside the dealer in two deals of three), and a side holding bots of
+    # both A and B cannot credit either
+    mixed = any((rnd.is_attacker(s) == a_attacks) != (s in seats_a) for s in range(rnd.players))
     return GameRecord(
         a_attacks,
-        res.levels if a_wins else -res.levels,
+        0 if mixed else res.levels if a_wins else -res.levels,
         res.attacker_points,
         res.kitty_captured,
         kitty_points=res.kitty_points * res.multiplier if res.kitty_captured else 0,
+        mixed=mixed,
     )
 
 

@@ -173,7 +173,7 @@ class Tally:
         key = _key(d)
         self.half_wins += 2 if key > (0, 0) else 1 if key == (0, 0) else 0
         for game in d.games:
-            if not game.redeal:
+            if not game.redeal and not game.mixed:
                 (self.a_attacking if game.a_attacks else self.b_attacking).add(game)
 
     def add_match(self, m: MatchResult) -> None:
