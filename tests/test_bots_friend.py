@@ -103,7 +103,7 @@ def test_a_duplicate_deal_credits_only_games_whose_sides_keep_the_bots_apart() -
     mixed = aligned = 0
     for i in range(16):
         r = play_deal("heuristic", "random", FRIEND, 2026, i)
-        for g, game in enumerate(r.games):
+        for game in r.games:
             if game.redeal:
                 continue
             if game.mixed:
