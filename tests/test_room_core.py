@@ -232,6 +232,29 @@ def test_replay_frames_match_a_replay_of_the_whole_record() -> None:
         projection.replay_frames(match, len(match.rounds) + 1, 0)
 
 
+def test_a_replay_costs_one_rounds_work_whichever_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 15, finding 7: replaying a late round of a long match must not play the match
+    again from its start (round 999 cost 1.8 s a request). Counted in actions, not timed."""
+    from tuolaji.engine import round as round_module
+
+    match = Match(rules="classic", seed=21)
+    _until(match, lambda m: len(m.rounds) >= 6)
+    applied = 0
+    real = round_module.Round.apply
+
+    def counting(self: Any, action: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal applied
+        applied += 1
+        return real(self, action, *args, **kwargs)
+
+    monkeypatch.setattr(round_module.Round, "apply", counting)
+    for number in (1, 6):
+        own = sum(1 for ev in match.rounds[number - 1].events if action_of_event(ev) is not None)
+        applied = 0
+        projection.replay_frames(match, number, 2)
+        assert applied == own, (number, applied, own)
+
+
 def test_the_room_keeps_replays_it_built() -> None:
     room = _room(seed=23)
     _until(room.match, lambda m: len(m.rounds) >= 2)

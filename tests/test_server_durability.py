@@ -126,6 +126,22 @@ def test_a_damaged_page_is_found_at_start(tmp_path: Path) -> None:
         create_app(db)
 
 
+@pytest.mark.parametrize("kept", [0.2, 0.5, 0.9])
+def test_a_truncated_file_is_refused_naming_it_and_left_as_it_was(tmp_path: Path, kept: float) -> None:
+    """A file cut short (a copy that stopped, a full disk): refused at start with the way forward."""
+    db = tmp_path / "games.sqlite3"
+    store = Store(db)
+    store.save_many([_game(f"G{i:04d}", 40) for i in range(60)])
+    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    data = db.read_bytes()
+    cut = data[: int(len(data) * kept) // 4096 * 4096 + 1000]  # (mid-page, as a copy stops)
+    db.write_bytes(cut)
+    with pytest.raises(StoreError, match=f"the database {db} (is damaged|cannot be read).*never replaces it.*--db"):
+        create_app(db)
+    assert db.read_bytes() == cut  # never replaced, emptied or "repaired"
+
+
 def test_schema_version_is_set_and_old_files_are_migrated(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     Store(db).close()

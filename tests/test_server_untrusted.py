@@ -44,7 +44,7 @@ def test_a_lone_surrogate_in_a_seat_name_is_refused_and_saving_goes_on(srv: Live
     m = c.refused('{"type":"sit","seat":1,"name":"\\udfff","id":99}')
     assert m["code"] == "bad_message" and "name" in m["reason"]
     assert snapshot(srv, code) == before
-    for bad in ("a\x00b", "x\u202eevil", "\x1b[31mred"):  # control and direction-override characters
+    for bad in ("a\x00b", "x\u202eevil", "\x1b[31mred", "x" * 25):  # control, direction-override, too long
         assert c.refused({"type": "sit", "seat": 1, "name": bad})["code"] == "bad_message"
     assert c.request({"type": "sit", "seat": 1, "name": "小明"}, "seated")["type"] == "seated"  # a plain name works
     assert srv.call(lambda: srv.tables.save_now(room_of(srv, code)))
@@ -58,8 +58,9 @@ def test_a_lone_surrogate_in_a_new_game_or_its_rules_is_refused(srv: LiveServer)
         r = _post(srv, "/api/games", body)
         assert r.status_code == 400, (body, r.status_code, r.text)
         assert "Unicode" in r.json()["error"] or "name" in r.json()["error"]
-    r = _post(srv, "/api/games", json.dumps({"name": "bell\x07"}))
-    assert r.status_code == 400 and r.json()["code"] == "bad_name"
+    for name in ("bell\x07", "x" * 25):  # a control character; longer than a seat name may be
+        r = _post(srv, "/api/games", json.dumps({"name": name}))
+        assert r.status_code == 400 and r.json()["code"] == "bad_name", (name, r.text)
     assert httpx.get(srv.url + "/api/games", timeout=10).status_code == 200
 
 
