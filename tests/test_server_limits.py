@@ -211,3 +211,52 @@ def test_imported_records_are_bounded(srv: LiveServer) -> None:
     assert r.status_code == 400 and f"at most {LIMITS.max_import_rounds}" in r.json()["error"]
     r = httpx.post(srv.url + "/api/import", content=b"[" + b"0," * LIMITS.max_import_bytes + b"0]", timeout=20)
     assert r.status_code == 413
+
+
+def test_a_silent_websocket_is_closed_after_the_idle_timeout() -> None:
+    with LiveServer(":memory:", allow_seed=True, limits=dataclasses.replace(LIMITS, idle_timeout_s=1.0)) as srv:
+        game = create_game(srv, start=False)  # a lobby: the server sends nothing on its own
+        c = Client(srv, game["code"])  # greeted, then silent
+        with pytest.raises(ConnectionClosed) as info:  # (without the idle timeout: TimeoutError)
+            while True:
+                c.recv(timeout=PATIENCE_S)
+        assert "4408" in str(info.value)
+
+
+def test_a_body_that_does_not_arrive_in_time_is_answered_408() -> None:
+    with LiveServer(":memory:", limits=dataclasses.replace(LIMITS, body_timeout_s=1.0)) as srv:
+        for path in ("/api/games", "/api/import"):
+            with socket.create_connection(("127.0.0.1", srv.port)) as s:  # announces 1,000 bytes, sends 10
+                head = f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+                s.sendall(head.encode() + b'{"name":"x')
+                s.settimeout(PATIENCE_S)
+                assert s.recv(100).startswith(b"HTTP/1.1 408"), path
+
+
+def test_connections_beyond_the_total_are_answered_503() -> None:
+    limits = dataclasses.replace(LIMITS, connections_total=4)
+    with LiveServer(":memory:", limits=limits) as srv:
+        held = [socket.create_connection(("127.0.0.1", srv.port)) for _ in range(limits.connections_total)]
+        try:
+            deadline = time.monotonic() + PATIENCE_S  # (until the server has accepted the held ones)
+            while (status := httpx.get(srv.url + "/api/info", timeout=10).status_code) != 503:
+                assert time.monotonic() < deadline, status
+                time.sleep(0.05)
+        finally:
+            for s in held:
+                s.close()
+        assert _answers(srv)  # room again once they close
+
+
+def test_websocket_messages_are_bounded_by_the_setting() -> None:
+    limits = dataclasses.replace(LIMITS, max_message_bytes=1000)
+    with LiveServer(":memory:", allow_seed=True, limits=limits) as srv:
+        game = create_game(srv, start=False)
+        c = Client(srv, game["code"], token=game["token"])
+        chat = {"type": "chat", "text": "x" * 1200}  # past the setting, far below the built-in 16 kB
+        assert c.refused(chat)["code"] == "too_big"
+        assert c.request({"type": "ping"}, "pong")["type"] == "pong"  # refused, still open
+        with pytest.raises(ConnectionClosed):  # a frame past 4x the setting closes the socket
+            c.send({"type": "chat", "text": "x" * 5000})
+            while True:
+                c.recv(timeout=PATIENCE_S)

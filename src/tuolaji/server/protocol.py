@@ -186,9 +186,10 @@ def _id(v: Any) -> int | str:
     raise MessageError("bad_message", why=Why("id"))
 
 
-def parse_message(text: str | bytes) -> Message:
-    """Parse and validate one client message; raise MessageError (nothing changes) if refused."""
-    if len(text) > MAX_MESSAGE_BYTES:
+def parse_message(text: str | bytes, *, max_bytes: int = MAX_MESSAGE_BYTES) -> Message:
+    """Parse and validate one client message; raise MessageError (nothing changes) if refused.
+    ``max_bytes``: the transport's limit (``Limits.max_message_bytes`` on the server)."""
+    if len(text) > max_bytes:
         raise MessageError("too_big")
     try:
         data = loads(text)

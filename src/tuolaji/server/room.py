@@ -58,7 +58,7 @@ from . import coach, projection
 from .access import Act, Role, allowed, require, roles_of
 from .limits import BotBudget
 from .local import reclaim
-from .protocol import Message, MessageError, parse_message, reason_text
+from .protocol import MAX_MESSAGE_BYTES, Message, MessageError, parse_message, reason_text
 from .seat_names import seat_names
 from .wire import HintAction, PublicSummary, ReplayResponse, RoomInfo, StateMsg, Summary, TableView
 
@@ -636,9 +636,9 @@ class Room:
             log.warning("room %s: the bot for seat %d gave no legal action; played a legal fallback", self.code, seat)
 
     # ------------------------------------------------------------------ client messages
-    async def handle(self, conn: Conn, text: str | bytes) -> None:
+    async def handle(self, conn: Conn, text: str | bytes, *, max_bytes: int = MAX_MESSAGE_BYTES) -> None:
         try:
-            msg = parse_message(text)
+            msg = parse_message(text, max_bytes=max_bytes)
         except MessageError as exc:
             self.refuse(conn, exc.code, exc.message(conn.lang))
             return

@@ -56,7 +56,7 @@ async def serve_socket(websocket: WebSocket, room: Room, conn: Conn, *, limits: 
                     room.refuse(conn, "slow_down", reason_text("slow_down", conn.lang))
                 continue
             over = 0
-            await room.handle(conn, data)
+            await room.handle(conn, data, max_bytes=limits.max_message_bytes)
             if room.dirty:
                 # written before the writer task sends the acknowledgement (it runs only when
                 # this handler yields): an answered action survives a crash
