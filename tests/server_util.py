@@ -33,7 +33,7 @@ def create_game(
 ) -> Msg:
     headers = {"X-Tuolaji-Token": token} if token else {}
     body = {"seed": seed, "seat": seat, "start": start, "speed": speed, "difficulty": difficulty, **extra}
-    r = httpx.post(srv.url + "/api/games", json=body, headers=headers, timeout=10)
+    r = httpx.post(srv.url + "/api/games", json=body, headers=headers, timeout=30)
     assert r.status_code == 200, r.text
     data: Msg = r.json()
     if token and not data.get("token"):
@@ -47,7 +47,7 @@ class Client:
     def __init__(self, srv: LiveServer, code: str, *, token: str | None = None, lang: str = "en", hello: bool = True) -> None:
         self.srv = srv
         self.code = code
-        self.ws = connect(srv.url.replace("http", "ws", 1) + f"/ws/{code}", open_timeout=10, max_size=2**22).__enter__()
+        self.ws = connect(srv.url.replace("http", "ws", 1) + f"/ws/{code}", open_timeout=30, max_size=2**22).__enter__()
         self.msgs: list[Msg] = []
         self.state: Msg | None = None
         self.next_id = 0
@@ -69,7 +69,7 @@ class Client:
         self.ws.send(obj if isinstance(obj, (str, bytes)) else json.dumps(obj))
         return obj.get("id") if isinstance(obj, dict) else None
 
-    def recv(self, timeout: float = 10.0) -> Msg:
+    def recv(self, timeout: float = 30.0) -> Msg:
         m: Msg = json.loads(self.ws.recv(timeout))
         self.msgs.append(m)
         if m["type"] == "state":
@@ -84,7 +84,7 @@ class Client:
             except TimeoutError:
                 return
 
-    def wait(self, pred: Callable[[Msg], bool], timeout: float = 15.0) -> Msg:
+    def wait(self, pred: Callable[[Msg], bool], timeout: float = 60.0) -> Msg:
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
@@ -94,7 +94,7 @@ class Client:
             if pred(m):
                 return m
 
-    def wait_state(self, pred: Callable[[Msg], bool], timeout: float = 15.0) -> Msg:
+    def wait_state(self, pred: Callable[[Msg], bool], timeout: float = 60.0) -> Msg:
         if self.state is not None and pred(self.state) and not self._pending():
             return self.state
         return self.wait(lambda m: m["type"] == "state" and pred(m), timeout)
@@ -176,7 +176,7 @@ def play_turn(c: Client, srv: LiveServer, rng: random.Random | None = None) -> M
 def until(c: Client, srv: LiveServer, pred: Callable[[Msg], bool], *, limit: int = 400, rng: random.Random | None = None) -> Msg:
     """Play this client's turns (others are bots) until ``pred(state)`` holds at its turn or break."""
     for _ in range(limit):
-        s = c.wait_state(lambda s: my_turn(s) or s["between"] or s["view"]["over"], timeout=30)
+        s = c.wait_state(lambda s: my_turn(s) or s["between"] or s["view"]["over"], timeout=60)
         if pred(s):
             return s
         if s["view"]["over"]:

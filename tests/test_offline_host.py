@@ -8,7 +8,8 @@ import asyncio
 import json
 import subprocess
 import sys
-from collections.abc import Coroutine
+import time
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,14 @@ def call(host: OfflineHost, method: str, path: str, body: Any = None, token: str
     text = body if isinstance(body, str) else json.dumps(body) if body is not None else ""
     answer = json.loads(run(host.request(method, path, text, token, lang)))
     return answer["status"], answer["data"]
+
+
+async def until(cond: Callable[[], bool], seconds: float = 30.0) -> None:
+    """Let the host's tasks run until ``cond()`` holds (a loaded machine may take a while)."""
+    deadline = time.monotonic() + seconds
+    while not cond():
+        assert time.monotonic() < deadline, "the host did not get there in time"
+        await asyncio.sleep(0.01)
 
 
 def new_host(saves: DictSaves | None = None) -> tuple[OfflineHost, DictSaves, list[tuple[int, str]]]:
@@ -150,15 +159,15 @@ def test_a_table_opened_in_the_worker_speaks_the_servers_protocol() -> None:
     host, saves, sent = new_host()
     _, made = call(host, "POST", "/api/games", {"seat": 0, "speed": "instant", "difficulty": "easy"})
 
+    def got(kind: str) -> bool:
+        return any(json.loads(t).get("type") == kind for c, t in sent if c == 7 and t)
+
     async def session() -> list[dict[str, Any]]:
         assert await host.open(7, made["code"], "zh-CN")
         await host.message(7, json.dumps({"type": "hello", "token": made["token"], "lang": "en"}))
-        for _ in range(200):  # the room's driver deals; the page gets its state
-            await asyncio.sleep(0.01)
-            if any(json.loads(t).get("type") == "state" for c, t in sent if c == 7 and t):
-                break
+        await until(lambda: got("state"))  # the room's driver deals; the page gets its state
         await host.message(7, json.dumps({"type": "play", "cards": ["S2"], "seat": 1}))
-        await asyncio.sleep(0.05)
+        await until(lambda: got("refused"))
         room = host.rooms[made["code"]]
         host.close(7)
         await room.stop()

@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from table_page import my_turn, phase, play_until, wait_js  # noqa: E402
+from table_page import WAIT_MS, my_turn, phase, play_until, wait_js  # noqa: E402
 
 from tuolaji.server.testing import LiveServer  # noqa: E402
 
@@ -81,7 +81,7 @@ def test_the_table_fits_every_screen(tmp_path: Any, browser: Any, locale: str) -
         ).json()["code"]
         # motion off: a card caught mid-flight is not where the layout puts it
         ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale=locale, reduced_motion="reduce")
-        ctx.set_default_timeout(20_000)
+        ctx.set_default_timeout(WAIT_MS)
         ctx.add_init_script(f"localStorage.setItem('tuolaji.token', '{token}')")
         page = ctx.new_page()
         page.goto(srv.url + f"/r/{code}")

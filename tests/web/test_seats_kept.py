@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from table_page import hand, my_turn, phase, play_until, wait_js  # noqa: E402
+from table_page import WAIT_MS, hand, my_turn, phase, play_until, wait_js  # noqa: E402
 
 from processes import Proc, free_port, stop, tuolaji, wait_up  # noqa: E402
 
@@ -41,7 +41,7 @@ def test_a_restart_and_another_origin_keep_your_seat(tmp_path: Path, browser: An
     proc, url = start_play(db, port)
     assert url == f"http://127.0.0.1:{port}"
     ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
-    ctx.set_default_timeout(20_000)
+    ctx.set_default_timeout(WAIT_MS)
     try:
         page = ctx.new_page()
         page.add_init_script(
@@ -60,6 +60,7 @@ def test_a_restart_and_another_origin_keep_your_seat(tmp_path: Path, browser: An
         assert hand(page) == before
         # the same player opens the table as http://localhost:PORT: another origin, no token there
         other = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+        other.set_default_timeout(WAIT_MS)
         try:
             p2 = other.new_page()
             p2.goto(f"http://localhost:{port}/play")

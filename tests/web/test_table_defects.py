@@ -134,8 +134,8 @@ def test_replay_shows_the_top_bar_and_stays_usable_and_delete_is_for_players(srv
             break
         page.click("#rp-next-trick")
     page.locator("#replay-result").wait_for()
-    page.click("#rp-prev", timeout=5000)
-    page.click("#rp-next", timeout=5000)
+    page.click("#rp-prev", timeout=30_000)  # fails when something covers it
+    page.click("#rp-next", timeout=30_000)
     # the start page offers Delete on my games only
     other = browser.new_context(locale="en-US")
     stranger = other.new_page()

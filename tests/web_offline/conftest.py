@@ -62,7 +62,6 @@ def browser(playwright_api: Any) -> Iterator[Any]:
 @pytest.fixture()
 def context(browser: Any, static_server: StaticServer) -> Iterator[Any]:
     ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
-    ctx.set_default_timeout(30_000)
     outside: list[str] = []
     origin = static_server.url
 

@@ -6,15 +6,18 @@ refusing a damaged or foreign save."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
 from offline_util import StaticServer, booted
-from table_page import hand, next_round, phase, play_until, wait_js
+from table_page import hand, my_turn, next_round, phase, play_until, wait_js
 
 from tuolaji.bots.driver import Table
 from tuolaji.bots.registry import make_bot
+from tuolaji.cards import cards_str
 from tuolaji.engine.match import Match
+from tuolaji.record import from_record
 from tuolaji.server.api import export_record
 
 Page = Any
@@ -67,6 +70,30 @@ def test_a_whole_round_against_the_computer(context: Any, static_server: StaticS
     assert not errors, errors
 
 
+SAVED = """code => new Promise((resolve, reject) => {
+  const open = indexedDB.open("tuolaji", 1);
+  open.onerror = () => reject(open.error);
+  open.onsuccess = () => {
+    const get = open.result.transaction(["saves"], "readonly").objectStore("saves").get(code);
+    get.onsuccess = () => { open.result.close(); resolve(typeof get.result === "string" ? get.result : ""); };
+    get.onerror = () => reject(get.error);
+  };
+})"""
+
+
+def wait_saved(page: Page, code: str, shown: list[str], seconds: float = 60.0) -> None:
+    """Until the browser's save of ``code`` holds the hand the page shows (the worker saves a
+    changed game about once a second; a loaded machine may take longer)."""
+    seat = int(page.get_attribute(".table-page", "data-seat") or "0")
+    deadline = time.monotonic() + seconds
+    while True:
+        text = page.evaluate(SAVED, code)
+        if text and sorted(cards_str(from_record(json.loads(text)["record"]).round.hands[seat])) == sorted(shown):
+            return
+        assert time.monotonic() < deadline, "the game was not saved as shown"
+        page.wait_for_timeout(100)
+
+
 def test_a_reload_mid_round_resumes_the_same_game(context: Any, static_server: StaticServer) -> None:
     page = context.new_page()
     code = start_game(page, static_server.url)
@@ -75,7 +102,7 @@ def test_a_reload_mid_round_resumes_the_same_game(context: Any, static_server: S
         lambda: phase(page) == "play" and len(hand(page)) < 25 and page.get_attribute(".table-page", "data-my-turn") == "true",
     )
     before = sorted(hand(page))
-    page.wait_for_timeout(1500)  # the worker saves a changed game within a second
+    wait_saved(page, code, before)
     page.reload()  # a new worker: the game comes back from IndexedDB
     booted(page)
     assert page.url.endswith(f"#/r/{code}")
@@ -92,9 +119,9 @@ def test_a_second_visit_with_the_network_cut_resumes_and_plays(context: Any, sta
     page = context.new_page()
     code = start_game(page, static_server.url)
     page.wait_for_function("async () => !!(await navigator.serviceWorker.ready).active", timeout=60_000)
-    page.wait_for_timeout(1500)  # the computer players move until it is this player's turn
+    play_until([page], lambda: phase(page) == "play" and my_turn(page))  # the others wait for this player now
     before = sorted(hand(page))
-    page.wait_for_timeout(1500)  # saved
+    wait_saved(page, code, before)
     page.close()
     static_server.stop()  # nothing answers any more
     context.set_offline(True)

@@ -54,7 +54,7 @@ class LiveServer:
 
     def start(self) -> LiveServer:
         self.thread.start()
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + 60  # a loaded machine starts a server slowly
         while not self.server.started:
             if time.monotonic() > deadline or not self.thread.is_alive():
                 raise RuntimeError("the table server did not start")
@@ -66,7 +66,7 @@ class LiveServer:
         self.server.should_exit = True
         self.thread.join(timeout=15)
 
-    def call(self, fn: Callable[[], T], timeout: float = 10.0) -> T:
+    def call(self, fn: Callable[[], T], timeout: float = 30.0) -> T:
         """Run ``fn`` on the server's event loop (the only safe place to touch rooms) and return its result."""
         loop = self.tables.loop
         assert loop is not None
