@@ -4,9 +4,11 @@ mid-round, replays, and that the core runs with no transport (the offline build'
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import subprocess
 import sys
+import tracemalloc
 from typing import Any
 
 import pytest
@@ -21,7 +23,7 @@ from tuolaji.engine.round import Phase
 from tuolaji.engine.view import events_for, round_view
 from tuolaji.record import action_of_event, from_record, to_record
 from tuolaji.server import projection
-from tuolaji.server.room import Conn, Room, Seat, hash_token, on_loop
+from tuolaji.server.room import REPLAYS_KEPT, Conn, Room, Seat, hash_token, on_loop
 
 Msg = dict[str, Any]
 
@@ -255,12 +257,42 @@ def test_a_replay_costs_one_rounds_work_whichever_round(monkeypatch: pytest.Monk
         assert applied == own, (number, applied, own)
 
 
-def test_the_room_keeps_replays_it_built() -> None:
+def test_the_room_keeps_replays_it_built_and_keeps_them_small(monkeypatch: pytest.MonkeyPatch) -> None:
     room = _room(seed=23)
     _until(room.match, lambda m: len(m.rounds) >= 2)
+    real = projection.replay_frames
+    built: list[tuple[int, int | None]] = []
+
+    def counted(match: Match, number: int, seat: int | None, saved: Any = None) -> Any:
+        built.append((number, seat))
+        return real(match, number, seat, saved)
+
+    monkeypatch.setattr(projection, "replay_frames", counted)
     first = room.replay(2, 1)
-    assert room.replay(2, 1) is first  # built once
-    assert room.replay(1, 1) is not first
+    assert first == real(room.match, 2, 1)
+    assert room.replay(2, 1) == first and room.replay_text(2, 1) == json.dumps(first, ensure_ascii=False, separators=(",", ":"))
+    assert built == [(2, 1)], "built once"
+    assert room.replay(1, 1) != first
+    # every view of both rounds (10 replays): the last REPLAYS_KEPT asked for are kept, in a few
+    # KB each (a replay's frames take ~0.46 MB as Python objects: 3.7 MB for the eight)
+    keys = [(number, seat) for number in (1, 2) for seat in (None, 0, 1, 2, 3)]
+    for number, seat in keys:  # once before measuring: whatever the engine remembers is made
+        room.replay(number, seat)
+    room.replays.clear()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        for number, seat in keys:
+            room.replay(number, seat)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert list(room.replays) == keys[-REPLAYS_KEPT:]
+    assert held < 200_000, f"{held} bytes held for {len(room.replays)} replays"
+    built.clear()
+    assert room.replay(2, 3) == real(room.match, 2, 3) and built == [], "a kept replay is not built again"
+    assert room.replay(1, None) == real(room.match, 1, None) and built == [(1, None)], "a dropped one is"
 
 
 def test_summary_levels_before_are_the_previous_levels_after() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import types
 from typing import Any, Literal, NotRequired, Required, Union, get_args, get_origin, get_type_hints, is_typeddict
@@ -9,8 +10,9 @@ from typing import Any, Literal, NotRequired, Required, Union, get_args, get_ori
 import httpx
 import pytest
 
-from server_util import Client, create_game, until
+from server_util import Client, create_game, room_of, until
 from tuolaji.server import wire, wire_ts
+from tuolaji.server.projection import replay_frames
 from tuolaji.server.testing import LiveServer
 
 
@@ -88,7 +90,15 @@ def test_everything_the_server_sends_over_a_round_matches_the_contract(tmp_path:
             assert mismatches(games, wire.GamesResponse) == []
             game = httpx.get(srv.url + f"/api/games/{created['code']}", timeout=10).json()
             assert mismatches(game, wire.GameInfoResponse) == []
-            replay = httpx.get(srv.url + f"/api/games/{created['code']}/replay?round=1&seat=0", timeout=30).json()
+            room = room_of(srv, created["code"])
+
+            def whole() -> dict[str, Any]:  # what the replay holds, built afresh
+                return {**replay_frames(room.match, 1, 0), "names": room.names(), "summary": room.public_summary()}
+
+            for _ in range(2):  # built, then kept: the same text both times
+                got = httpx.get(srv.url + f"/api/games/{created['code']}/replay?round=1&seat=0", timeout=30)
+                assert got.text == json.dumps(srv.call(whole), ensure_ascii=False, separators=(",", ":"))
+            replay = got.json()
             assert mismatches(replay, wire.ReplayResponse) == []
             c.request({"type": "ping"}, "pong")  # everything sent before the answer has arrived
             spectator.request({"type": "ping"}, "pong")

@@ -18,16 +18,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import math
 import random
 import secrets
 import sys
 import time
+import zlib
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from ..bots.base import Bot
 from ..bots.driver import apply_or_fallback, decide, fallback
@@ -56,6 +58,7 @@ from ..errors import IllegalAction
 from ..ruleset import MatchEnd
 from . import coach, projection
 from .access import Act, Role, allowed, require, roles_of
+from .jsontext import dumps
 from .limits import BotBudget
 from .local import reclaim
 from .protocol import MAX_MESSAGE_BYTES, Message, MessageError, parse_message, reason_text
@@ -84,7 +87,9 @@ RECONNECT_GRACE = 3.0  # seconds a dropped player's turn waits before the bot pl
 BREAK_TIMEOUT = 45.0  # with a turn timer set, the pause between rounds ends by itself after this
 ACKED = frozenset({"ready", "stand", "start", "settings", "autoplay", "lang", "kick"})  # acknowledged in the next state
 EVENTS_PER_MESSAGE = 400  # a round holds about 250; a client that fell further behind gets the tail
-REPLAYS_KEPT = 8  # replays kept per room (they never change; each holds ~0.4 MB of frames, built again in ~5 ms)
+# Replays kept per room (they never change), each as compressed JSON text: a round's frames are
+# ~0.46 MB as Python objects but ~80 KB of JSON that repeats itself, ~5 KB once compressed
+REPLAYS_KEPT = 8
 T = TypeVar("T")
 Offload = Callable[[Callable[[], T]], Awaitable[T]]
 
@@ -202,7 +207,7 @@ class Room:
         self.ready: set[int] = set()
         self.break_since = 0.0
         self.summaries: dict[tuple[Any, ...], Summary | None] = {}
-        self.replays: OrderedDict[tuple[int, int | None], ReplayResponse] = OrderedDict()
+        self.replays: OrderedDict[tuple[int, int | None], bytes] = OrderedDict()  # zlib-compressed JSON
         self.offload: Offload[Any] = offload or DEFAULT_OFFLOAD
         self.seen: tuple[int, set[tuple[str, int]]] = (0, set())  # this round's (token hash, seat) hands shown
         self.chat: deque[dict[str, Any]] = deque(maxlen=30)  # LAN chat, kept in memory only
@@ -990,17 +995,23 @@ class Room:
         return self.summaries[key]
 
     def replay(self, number: int, seat: int | None) -> ReplayResponse:
-        """A finished round's frames as ``seat`` saw them (raises ValueError); kept, as they never change."""
+        """A finished round's frames as ``seat`` saw them (raises ValueError)."""
+        return cast(ReplayResponse, json.loads(self.replay_text(number, seat)))
+
+    def replay_text(self, number: int, seat: int | None) -> str:
+        """:meth:`replay` as JSON text, built once and kept compressed (a few KB each, the last
+        ``REPLAYS_KEPT`` asked for): a replay never changes."""
         key = (number, seat)
-        cached = self.replays.get(key)
-        if cached is None:
-            saved = self.saved_round(number) if number <= self.match.released_rounds else None
-            cached = projection.replay_frames(self.match, number, seat, saved)
-            self.replays[key] = cached
-            while len(self.replays) > REPLAYS_KEPT:
-                self.replays.popitem(last=False)
-        self.replays.move_to_end(key)
-        return cached
+        packed = self.replays.get(key)
+        if packed is not None:
+            self.replays.move_to_end(key)
+            return zlib.decompress(packed).decode()
+        saved = self.saved_round(number) if number <= self.match.released_rounds else None
+        text = dumps(projection.replay_frames(self.match, number, seat, saved))
+        self.replays[key] = zlib.compress(text.encode(), 1)
+        while len(self.replays) > REPLAYS_KEPT:
+            self.replays.popitem(last=False)
+        return text
 
     # ------------------------------------------------------------------ persistence
     def release_saved(self) -> None:
