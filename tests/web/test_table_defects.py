@@ -45,6 +45,14 @@ def seat_label(page: Any, pos: str) -> tuple[str, str]:
     return str(el.get_attribute("data-seat")), el.locator(".seat-name").inner_text()
 
 
+def lobby_places(page: Any) -> dict[int, str]:
+    """Each lobby row's seat name, by seat."""
+    rows = page.eval_on_selector_all(
+        "#lobby .lobby-seat", "els => els.map(e => [e.dataset.seat, e.querySelector('.lobby-place').textContent])"
+    )
+    return {int(seat): name for seat, name in rows}
+
+
 def test_seats_are_named_as_the_viewer_sees_them(srv: LiveServer, browser: Any) -> None:
     with players(browser, "en-US", "zh-CN") as (host, guest):
         host.goto(srv.url + "/")
@@ -52,9 +60,18 @@ def test_seats_are_named_as_the_viewer_sees_them(srv: LiveServer, browser: Any) 
         host.click("#btn-create-room")
         host.locator("#lobby").wait_for()
         guest.goto(host.locator("#share-link").inner_text())
+        # the lobby names seats as the table will: a visitor not seated yet by the spectator's names
+        guest.locator("#lobby .lobby-seat").first.wait_for()
+        assert lobby_places(guest) == {0: "南家", 1: "东家", 2: "北家", 3: "西家"}
         guest.click("[data-sit='1']")
+        guest.locator("#lobby .lobby-seat.mine[data-seat='1']").wait_for()
         host.locator("[data-sit]").first.wait_for()
         host.wait_for_function("() => document.querySelectorAll('[data-sit]').length === 2")
+        # seated: from the viewer's own seat, in the table's words (我/下家/对家/上家; South = you)
+        assert lobby_places(guest) == {0: "上家", 1: "我", 2: "下家", 3: "对家"}
+        assert lobby_places(host) == {0: "South", 1: "East", 2: "North", 3: "West"}
+        assert "(you)" in host.locator("#lobby .lobby-seat[data-seat='0']").inner_text()
+        assert "(你)" not in guest.locator("#lobby .lobby-seat[data-seat='1']").inner_text()  # 我 says it
         host.click("#btn-start")
         guest.locator(".felt .seat[data-pos='left']").wait_for()
         host.locator(".felt .seat[data-pos='left']").wait_for()
@@ -67,6 +84,22 @@ def test_seats_are_named_as_the_viewer_sees_them(srv: LiveServer, browser: Any) 
         assert seat_label(host, "bottom")[0] == "0" and seat_label(host, "bottom")[1].startswith("South (you)")
         assert seat_label(host, "right")[0] == "1" and seat_label(host, "right")[1].startswith("East")
         assert seat_label(host, "left")[0] == "3" and seat_label(host, "left")[1].startswith("West")
+
+
+def test_the_table_comes_into_view_when_the_game_starts_on_a_phone(srv: LiveServer, browser: Any) -> None:
+    with players(browser, "zh-CN", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True) as (host,):
+        host.goto(srv.url + "/")
+        host.select_option("#speed", "slow")
+        host.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")  # down to the start page's buttons
+        host.click("#btn-create-room")
+        host.locator("#lobby").wait_for()
+        assert host.evaluate("() => scrollY") == 0, "the room opens at its top"
+        host.evaluate("() => window.scrollTo(0, 400)")  # the host scrolled the lobby down to Start
+        assert host.evaluate("() => scrollY") > 0
+        host.click("#btn-start")
+        host.locator("#hand .hand-card").first.wait_for()
+        assert host.evaluate("() => scrollY") == 0
+        assert host.locator(".topbar").bounding_box()["y"] >= 0, "the top bar (room, levels, trump) is in view"
 
 
 def test_double_clicks_start_one_game_and_play_once(srv: LiveServer, context: Any) -> None:

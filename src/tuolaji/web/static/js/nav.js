@@ -35,6 +35,7 @@ export function roomLink(code) { return hashRoutes ? null : `${location.origin}/
 export function go(route) {
   history.pushState({}, "", link(route));
   router();
+  window.scrollTo(0, 0);  // a new page opens at its top, as a link's would (the start page may have been scrolled)
 }
 
 /** @param {string} route */

@@ -20,10 +20,15 @@ import { defaultName, levelLabel, levelText, exportLink, signed } from "./ui.js"
 export function lobbyDialog(page) {
   const st = /** @type {StateMsg} */ (page.state);
   const share = roomLink(page.code);
+  const n = st.room.seats.length;
   const seats = st.room.seats.map((s, i) => {
     const mine = page.me() === i;
-    return h("li", { class: "lobby-seat" + (mine ? " mine" : "") },
-      h("span", {}, `${defaultName(i, st.room.seats.length)}: `, h("strong", {}, s.human ? (s.name || t("players")) : t("empty_seat")), mine ? ` (${t("you")})` : ""),
+    // the seat's place as the table will show it to this viewer (我/下家/对家/上家; South is the
+    // viewer's own seat in English); a visitor not seated yet sees the spectator's names
+    const place = defaultName(i, n, page.me());
+    const you = mine && !(lang() === "zh" && n === 4);  // "我" needs no "(你)"
+    return h("li", { class: "lobby-seat" + (mine ? " mine" : ""), "data-seat": i },
+      h("span", {}, h("span", { class: "lobby-place" }, place), ": ", h("strong", {}, s.human ? (s.name || t("player")) : t("empty_seat")), you ? ` (${t("you")})` : ""),
       !s.human ? h("button", { type: "button", "data-sit": i, onclick: () => page.send({ type: "sit", seat: i, name: savedName() || undefined }) }, t("sit_here")) : null,
       mine ? h("button", { type: "button", class: "subtle", onclick: () => page.send({ type: "stand" }) }, t("stand_up")) : null,
       st.you.host && s.human && !mine ? h("button", { type: "button", class: "small danger", "data-kick": i, onclick: () => page.send({ type: "kick", seat: i }) }, t("kick")) : null);

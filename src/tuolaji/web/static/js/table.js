@@ -217,6 +217,9 @@ export class TablePage {
     const turnChanged = !prev || !prev.options || !m.options || prev.options.turn !== m.options.turn || prev.view.phase !== v.phase;
     if (newRound || turnChanged) { this.hintText = null; this.checkResult = null; this.coachMsg = null; }  // a refusal belongs to its turn
     if (newRound) this.selected = [];
+    // the game starts: the table comes into view (a phone's page may have been scrolled down to
+    // the lobby's seats or its Start button)
+    if (prev && prev.room.status === "lobby" && m.room.status !== "lobby") window.scrollTo(0, 0);
     this.log.add(m);
     this.watch(m, prev);
     if (localStorage.getItem("tuolaji.trumpLeft") === "on") trumpSide(m, true);
