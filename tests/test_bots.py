@@ -258,3 +258,39 @@ def test_the_search_clock_counts_work_not_waiting() -> None:
     sum(i * i for i in range(300_000))
     worked = clock() - t0
     assert waited < 0.05 and worked > 0
+
+
+def test_follows_to_a_pair_are_exactly_the_legal_ones_of_the_suit() -> None:
+    """The tactics list a pair's follows from the suit without asking the follow check of each
+    (a pair when the suit holds one, else any two): the same list, in the same order, as every
+    two cards of the suit filtered by the engine's structure check."""
+    from tuolaji.bots.tactics import TrickState, follow_options
+    from tuolaji.combos import decompose, required_structure
+    from tuolaji.engine.legal import all_submultisets
+    from tuolaji.tricks import structure_reason
+    from tuolaji.trump import TrumpContext
+
+    rng = random.Random(12)
+    checked = with_pair = 0
+    for decks in (2, 3, 4):
+        for _ in range(400):
+            ctx = TrumpContext(rng.randrange(2, 15), rng.choice([None, 0, 1, 2, 3]), decks)
+            e = rng.randrange(TRUMP + 1)
+            kinds = [c for c in range(54) if ctx.eff[c] == e]
+            if not kinds:
+                continue
+            lead = (rng.choice(kinds),) * 2
+            suit = [rng.choice(kinds) for _ in range(rng.randrange(3, 12))]
+            suit = [c for i, c in enumerate(suit) if suit[: i + 1].count(c) <= decks]
+            if len(suit) <= 2:
+                continue
+            hand = suit + [c for c in range(54) if ctx.eff[c] != e][:5]
+            comps = decompose(lead, ctx)
+            st = TrickState(0, 4, hand, ctx, (3,), (lead,), comps, lambda a, b: a % 2 == b % 2, True, 5)
+            items = sorted(Counter(suit).items())
+            required = required_structure(Counter(suit), comps, 2, ctx.order)
+            legal = [p for p in all_submultisets(items, 2) if structure_reason(p, required, comps, ctx) is None]
+            assert follow_options(st) == legal
+            checked += 1
+            with_pair += any(n >= 2 for _, n in items)
+    assert checked > 500 and 0 < with_pair < checked

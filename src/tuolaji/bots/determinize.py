@@ -127,7 +127,7 @@ def _try_sample(prep: _Prepared, rng: random.Random, *, strict: bool, voids: boo
         seats = [s for s in options[c] if room[s] > 0]
         if not seats:
             return None
-        total = sum(room[s] for s in seats)
+        total = sum(map(room.__getitem__, seats))
         r = rng.random() * total
         for s in seats:
             r -= room[s]

@@ -21,7 +21,7 @@ from .base import Bot
 from .memory import Memory, remember
 from .registry import register
 from .tactics import BEATEN_HOLDS, HELD, TrickState, follow_options, lead_options, score_follows, score_leads
-from .teams import believed_sides, same_side
+from .teams import believed_sides, same_side, same_side_table
 
 
 class MemoryThreats:
@@ -64,7 +64,7 @@ class MemoryThreats:
             got = suits[suit] = Counter()
         return got
 
-    def _top(self, suit: int, k: int, m: int) -> int:
+    def unseen_top(self, suit: int, k: int, m: int) -> int:
         """``best_top`` of the unseen cards of ``suit``."""
         key = (suit, k, m)
         top = self._tops.get(key)
@@ -115,16 +115,16 @@ class MemoryThreats:
             if suit not in void:
                 if k >= 2 and suit in self.no_pairs[seat]:
                     pass
-                elif self._top(suit, k, m) > top:
+                elif self.unseen_top(suit, k, m) > top:
                     return True
             if suit != TRUMP and trumps_possible:
                 if suit in void or self._few_left(suit, n):
-                    return self._top(TRUMP, k, m) >= 0
+                    return self.unseen_top(TRUMP, k, m) >= 0
             return False
         if not trumps_possible:
             return False
         if suit in void or self._few_left(suit, n):
-            return self._top(TRUMP, k, m) > top
+            return self.unseen_top(TRUMP, k, m) > top
         return False
 
 
@@ -144,7 +144,7 @@ def trick_state(obs: Observation) -> TrickState:
         seats,
         plays,
         comps,
-        lambda a, b: same_side(is_attacker, a, b),
+        same_side_table(is_attacker, obs.players),
         is_attacker(obs.seat),
         tricks_left,
     )
@@ -178,7 +178,7 @@ def scored_plays(obs: Observation, mem: Memory) -> list[tuple[float, tuple[int, 
     is_attacker = believed_sides(obs)
     ally = [s for s in range(obs.players) if s != obs.seat and same_side(is_attacker, s, obs.seat)]
     foes = [s for s in range(obs.players) if not same_side(is_attacker, s, obs.seat)]
-    options = lead_options(obs.hand, obs.ctx, threats.unseen)
+    options = lead_options(obs.hand, obs.ctx, threats.unseen_top)  # the tops could_beat asks for again
     return score_leads(
         st,
         threats,

@@ -25,7 +25,6 @@ from collections import Counter
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from functools import partial
 
 from ..cards import NUM_KINDS, kind_counts
 from ..combos import Combo, decompose
@@ -34,7 +33,7 @@ from ..trump import TrumpContext
 from .heuristic import MemoryThreats
 from .memory import _Notes
 from .tactics import TrickState, follow_options, score_follows
-from .teams import believed_sides, same_side
+from .teams import believed_sides, same_side_table
 
 DEFAULT_POOL = 4  # deals drawn per kept deal
 DEFAULT_WINDOW = 6  # finished tricks read back (and the trick in progress)
@@ -69,8 +68,8 @@ class PlayModel:
         self.follows = _recent_follows(obs, window)
         self.evaluations = 0  # follows scored so far (the search counts them in its step budget)
         # the log-likelihood of a follow depends only on the follower's hand then (and the kitty
-        # if it buried it): kept per follow and hand, for the deals that repeat them (late in a
-        # round most do); a repeat still counts as an evaluation, so budgets are unchanged
+        # if it buried it): kept per follow and hand (sorted), for the deals that repeat them
+        # (late in a round most do); a repeat still counts as an evaluation, so budgets are unchanged
         self._logs: dict[tuple[int, tuple[int, ...], tuple[int, ...] | None], float] = {}
 
     def log_weight(self, hands: list[list[int]], kitty: list[int]) -> float:
@@ -78,17 +77,18 @@ class PlayModel:
         total = 0.0
         burier_hidden = obs.kitty is None  # the burier knows the kitty: its cards are not unseen to it
         for i, f in enumerate(self.follows):
-            hand = kind_counts(hands[f.seat])
-            for c, n in f.since.items():
-                hand[c] = hand.get(c, 0) + n
-            cards = sorted([c for c, n in hand.items() for _ in range(n)])
             knows_kitty = burier_hidden and f.seat == obs.dealer
-            key = (i, tuple(cards), tuple(sorted(kitty)) if knows_kitty else None)
+            # the hand then is the hand now and the follow's fixed ``since``: the hand now keys it
+            key = (i, tuple(sorted(hands[f.seat])), tuple(sorted(kitty)) if knows_kitty else None)
             self.evaluations += 1
             known = self._logs.get(key)
             if known is not None:  # this follow from this hand (and kitty) scored before
                 total += known
                 continue
+            hand = kind_counts(hands[f.seat])
+            for c, n in f.since.items():
+                hand[c] = hand.get(c, 0) + n
+            cards = sorted([c for c, n in hand.items() for _ in range(n)])
             left = list(f.left)  # unseen by the seat then: not played before, not in its hand
             for c, n in hand.items():
                 left[c] -= n
@@ -104,7 +104,7 @@ class PlayModel:
                 f.seats,
                 f.plays,
                 f.comps,
-                partial(same_side, is_attacker),
+                same_side_table(is_attacker, obs.players),
                 is_attacker(f.seat),
                 max(1, len(cards) // len(f.plays[0])),
             )
@@ -112,8 +112,8 @@ class PlayModel:
             if f.play not in options:
                 options.append(f.play)
             scored = score_follows(st, _ThenThreats(ctx, left, f.void, f.no_pairs, f.seat), options)
-            top = max(s for s, _ in scored)
-            z = sum(math.exp((s - top) / self.temper) for s, _ in scored)
+            top = max([s for s, _ in scored])
+            z = sum([math.exp((s - top) / self.temper) for s, _ in scored])
             mine = next(s for s, p in scored if p == f.play)
             prob = (1 - self.eps) * math.exp((mine - top) / self.temper) / z + self.eps / len(scored)
             known = self._logs[key] = math.log(prob)

@@ -19,7 +19,7 @@ from ..engine.legal import random_play
 from ..engine.round import Phase, Round
 from ..tricks import follow_reason, trick_winner
 from ..trump import TRUMP, TrumpContext
-from .tactics import BEATEN_HOLDS, TrickState, choose_follow, choose_lead, lead_options, structured_pick
+from .tactics import BEATEN_HOLDS, TrickState, choose_follow, choose_lead, lead_option_set, structured_pick
 from .teams import same_side
 
 
@@ -204,12 +204,10 @@ _SINGLES: dict[tuple[TrumpContext, tuple[int, ...]], tuple[tuple[int, ...], ...]
 _SINGLES_MAX = 4096  # entries; rollouts lead from the same hands again and again
 
 
-def _few_leads(
-    hand: Sequence[int], ctx: TrumpContext, unseen_by_suit: Callable[[int], Mapping[int, int]]
-) -> list[tuple[int, ...]]:
+def _few_leads(hand: Sequence[int], ctx: TrumpContext, unseen_top: Callable[[int, int, int], int]) -> list[tuple[int, ...]]:
     """Rollout leads: every multi-card lead the heuristic would weigh (tuples, tractors, throws
     of sure combinations), but per suit only the top and the lowest singles (remembered per hand)."""
-    out = set(lead_options(hand, ctx, unseen_by_suit, singles=False))
+    out = lead_option_set(hand, ctx, unseen_top, singles=False)  # a new set (the order is not used: max of scores)
     key = (ctx, tuple(hand))
     singles = _SINGLES.get(key)
     if singles is None:
@@ -231,6 +229,23 @@ def _few_leads(
     return list(out)
 
 
+_ATTACKERS: dict[tuple[int, int | None, bool, tuple[int | None, ...]], tuple[bool, ...]] = {}
+_ALL_SUITS = frozenset(range(TRUMP + 1))
+
+
+def _attackers(rnd: Round) -> tuple[bool, ...]:
+    """Per seat: does it attack (the truth of the sampled deal), one answer per table, dealer,
+    partnership and friends (a rollout asks at every tactical play)."""
+    key = (rnd.players, rnd.dealer, rnd.find_friend, tuple(rnd.call_seats))
+    got = _ATTACKERS.get(key)
+    if got is None:
+        dealer_side = rnd.dealer_side()
+        if len(_ATTACKERS) >= 1024:
+            _ATTACKERS.clear()
+        got = _ATTACKERS[key] = tuple(s not in dealer_side for s in range(rnd.players))
+    return got
+
+
 def tactical_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     """The heuristic's trick tactics, with threats read from the sampled hands."""
     trick = rnd.trick
@@ -238,8 +253,7 @@ def tactical_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     assert trick is not None and ctx is not None
     hand = rnd.hands[seat]
     plays = trick.plays
-    dealer_side = rnd.dealer_side()
-    att = [s not in dealer_side for s in range(rnd.players)]
+    att = _attackers(rnd)
 
     def side(a: int, b: int) -> bool:
         return att[a] == att[b]
@@ -256,22 +270,26 @@ def tactical_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
             return choose_follow(st, threats, [(c,) for cards in by_suit.values() for c in cards])
         return choose_follow(st, threats)
     others = [s for s in range(rnd.players) if s != seat]
+    held = [rnd.suit_counts(s) for s in others]  # each other hand's cards by suit
+    order = ctx.order
 
-    def unseen(e: int) -> dict[int, int]:
+    def unseen_top(e: int, k: int, m: int) -> int:
+        """``best_top`` of the others' cards of suit ``e`` (singles: the best of each hand's best)."""
+        if k == 1:
+            return max([order[c] for h in held for c, n in h.get(e, _NONE).items() if n], default=-1)
         out: dict[int, int] = {}
-        for s in others:
-            for c, n in threats.suit_cards(s, e).items():
+        for h in held:
+            for c, n in h.get(e, _NONE).items():
                 out[c] = out.get(c, 0) + n
-        return out
+        return best_top(out, k, m, order)
 
-    def voids(seats: list[int]) -> set[int]:
-        """The suits some of ``seats`` hold none of (the same whichever lead asks)."""
-        held = [threats.by_suit(s) for s in seats]
-        return {e for e in range(TRUMP + 1) if any(e not in h for h in held)}
-
-    ally_void = voids([s for s in others if side(s, seat)])
-    foe_void = voids([s for s in others if not side(s, seat)])
-    options = _few_leads(hand, ctx, unseen)
+    # the suits some partner (some opponent) holds none of, the same whichever lead asks
+    ally_void: set[int] = set()
+    foe_void: set[int] = set()
+    for s, h in zip(others, held, strict=True):
+        if len(h) <= TRUMP:
+            (ally_void if att[s] == att[seat] else foe_void).update(_ALL_SUITS.difference(h))
+    options = _few_leads(hand, ctx, unseen_top)
     return choose_lead(st, threats, options, ally_void.__contains__, foe_void.__contains__)
 
 

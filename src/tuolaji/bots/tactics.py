@@ -204,6 +204,9 @@ def _follows(
     if count_submultisets(items, n) <= ENUM_LIMIT:
         if len(comps) == n:  # all singles: any n cards of the suit
             return all_submultisets(items, n)
+        if n == 2:  # a pair led: a pair of the suit when it holds one (structure_reason's answer), else any two
+            every = all_submultisets(items, 2)
+            return [p for p in every if p[0] == p[1]] or every
         required = required_structure(Counter(suit), comps, n, ctx.order)
         return [p for p in all_submultisets(items, n) if structure_reason(p, required, comps, ctx) is None]
     return None
@@ -273,27 +276,54 @@ def choose_follow(st: TrickState, threats: Threats, options: Sequence[tuple[int,
 def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ...]]) -> list[tuple[float, tuple[int, ...]]]:
     """Each option scored by the expected point swing for our side, minus the cards' value."""
     ctx = st.ctx
-    lead = st.plays[0]
-    comps = st.comps or decompose(lead, ctx)
-    w, best_rank = best_so_far(st.plays, ctx, comps)
-    winner = st.seats[w]
-    table = sum([POINTS[c] for p in st.plays for c in p])
-    later = later_seats(st)
-    partner_later = any(st.same_side(o, st.seat) for o in later)
-    foes_later = [o for o in later if not st.same_side(o, st.seat)]  # the only ones threatened() asks
-    ours_now = st.same_side(winner, st.seat)
-    p_partner = 0.0
-    if ours_now:
-        p_partner = survival(st, st.plays[w], foes_later, threats)
-    elif partner_later:
-        p_partner = 0.25
+    plays = st.plays
+    lead = plays[0]
+    n = len(lead)
+    eff, order = ctx.eff, ctx.order
+    tab = _STRENGTHS.get(ctx) or strengths(ctx)
+    suit = eff[lead[0]]
+    seat = st.seat
+    same_side = st.same_side
+    # the seats still to play: a partner among them, and the opponents (the only ones threats are asked of)
+    partner_later = False
+    foes_later: list[int] = []
+    for j in range(1, st.players - len(plays)):
+        o = (seat + j) % st.players
+        if same_side(o, seat):
+            partner_later = True
+        else:
+            foes_later.append(o)
+    if n == 1:  # a single led (most follows): best_so_far's and survival()'s single case, inline
+        comps: Sequence[Combo] = ()  # (not read for singles)
+        w, best_rank = best_so_far(plays, ctx, st.comps)
+        table = 0
+        for p in plays:
+            table += POINTS[p[0]]
+        k = m = 1
+        ours_now = same_side(st.seats[w], seat)
+        p_partner = 0.0
+        if ours_now:
+            p_partner = 1.0
+            if foes_later:
+                b = plays[w][0]
+                p_partner = threats.hold_chance(foes_later, suit, 0 if eff[b] == suit else 1, 1, 1, order[b], 1)
+        elif partner_later:
+            p_partner = 0.25
+    else:
+        comps = st.comps or decompose(lead, ctx)
+        w, best_rank = best_so_far(plays, ctx, comps)
+        table = sum([POINTS[c] for p in plays for c in p])
+        k, m = comps[0].k, comps[0].m
+        ours_now = same_side(st.seats[w], seat)
+        p_partner = 0.0
+        if ours_now:
+            p_partner = survival(st, plays[w], foes_later, threats)
+        elif partner_later:
+            p_partner = 0.25
     last_bonus = 0.0
     if st.tricks_left == 1:  # the last trick decides the kitty
         last_bonus = 30.0
     scored: list[tuple[float, tuple[int, ...]]] = []
-    eff, order, tab = ctx.eff, ctx.order, strengths(ctx)
-    suit = eff[lead[0]]
-    k, m, n = comps[0].k, comps[0].m, len(lead)
     # survival() of a winning play asks the same of the same foes for the same (tier, top): a
     # winning play's rank is exactly its winning_shape(), so the answer is kept per rank
     beaten: dict[tuple[int, int], float] = {}
@@ -389,24 +419,33 @@ def _hand_leads(hand: Sequence[int], ctx: TrumpContext, singles: bool) -> HandLe
     return got
 
 
-def lead_options(
-    hand: Sequence[int], ctx: TrumpContext, unseen_by_suit: Callable[[int], Mapping[int, int]], *, singles: bool = True
-) -> list[tuple[int, ...]]:
-    """Single combinations (singles, pairs, tractors) plus, per suit, a throw of its sure combos."""
-    return list(lead_option_set(hand, ctx, unseen_by_suit, singles=singles))
+UnseenTop = Callable[[int, int, int], int]  # (suit, k, m) -> best_top of the unseen cards of the suit
+
+
+def lead_options(hand: Sequence[int], ctx: TrumpContext, unseen_top: UnseenTop, *, singles: bool = True) -> list[tuple[int, ...]]:
+    """Single combinations (singles, pairs, tractors) plus, per suit, a throw of its sure combos
+    (``unseen_top``: the best top of a shape among the unseen cards of a suit, which the
+    threat oracles keep per question)."""
+    return list(lead_option_set(hand, ctx, unseen_top, singles=singles))
 
 
 def lead_option_set(
-    hand: Sequence[int], ctx: TrumpContext, unseen_by_suit: Callable[[int], Mapping[int, int]], *, singles: bool = True
+    hand: Sequence[int], ctx: TrumpContext, unseen_top: UnseenTop, *, singles: bool = True
 ) -> set[tuple[int, ...]]:
     """:func:`lead_options` as the set it is listed from."""
     combos, suits = _hand_leads(hand, ctx, singles)
     out = set(combos)  # (added one by one in the same order as before: the same set, the same order)
-    order = ctx.order
     for e, comps in suits:
         if len(comps) < 2:
             continue  # one combination: no throw (its unseen cards need not be counted)
-        sure = _sure(comps, unseen_by_suit(e), order)
+        tops: dict[tuple[int, int], int] = {}  # per shape, asked once
+        sure = []
+        for c in comps:
+            top = tops.get((c.k, c.m))
+            if top is None:
+                top = tops[c.k, c.m] = unseen_top(e, c.k, c.m)
+            if top <= c.top:
+                sure.append(c)
         if len(sure) >= 2:
             out.add(tuple(sorted(x for comb in sure for x in comb.cards)))
     return out
@@ -460,8 +499,11 @@ def score_leads(
     could_beat = threats.could_beat
     last_tricks = st.tricks_left <= 2
     scored: list[tuple[float, tuple[int, ...]]] = []
+    facts = _LEADS.get
+    tab = _STRENGTHS.get(ctx) or strengths(ctx)
     for p in options:
-        e, k, m, top, pts, total_strength = _lead_facts(p, ctx)
+        got = facts((ctx, p))
+        e, k, m, top, pts, total_strength = got if got is not None else _lead_facts(p, ctx)
         size = len(p)
         safe = True
         for o in foes:
@@ -475,7 +517,12 @@ def score_leads(
         else:
             if have is None:
                 have = kind_counts(st.hand)
-            score = -pts * 1.2 - cost(p, st.hand, ctx, have) * (0.5 if size == 1 else 1.0)
+            if size == 1:  # cost() of one card, inline (a sum of whole numbers: the same value)
+                c = p[0]
+                given_up = LAMBDA * (((10 if eff[c] == TRUMP else 6) if have[c] >= 2 else 0) + tab[c])
+                score = -pts * 1.2 - given_up * 0.5
+            else:
+                score = -pts * 1.2 - cost(p, st.hand, ctx, have) * 1.0
             if e != TRUMP and ally_void(e) and not foe_void(e):
                 score += 4.0 + (size == 1)  # let the partner ruff
         if e == TRUMP:

@@ -41,3 +41,10 @@ def believed_sides(obs: Observation, seat: int | None = None, hand: Collection[i
         return obs.is_attacker
     public = obs.is_attacker
     return lambda s: s != me and public(s)
+
+
+def same_side_table(is_attacker: IsAttacker, players: int) -> Callable[[int, int], bool]:
+    """:func:`same_side` for a fixed ``is_attacker``, answered from a table of the seats' sides
+    (one decision asks it many times)."""
+    attacks = tuple(is_attacker(s) for s in range(players))
+    return lambda a, b: attacks[a] == attacks[b]
