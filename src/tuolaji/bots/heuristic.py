@@ -41,27 +41,28 @@ class MemoryThreats:
         self.ctx = mem.ctx
         self.void: Sequence[AbstractSet[int]] = mem.void
         self.no_pairs: Sequence[AbstractSet[int]] = mem.no_pairs
-        self._suits: dict[int, Counter[int]] | None = None
+        self._suits: dict[int, dict[int, int]] | None = None
         self._tops: dict[tuple[int, int, int], int] = {}
         self._totals: dict[int, int] = {}
         self.seat, self.holds, self.sizes = mem.seat, mem.holds, sizes
         self.kitty = kitty if mem.kitty_hidden else 0
 
-    def unseen(self, suit: int) -> Counter[int]:
-        """``mem.unseen_in(suit)`` (read only): every suit's share sorted out in one pass."""
+    def unseen(self, suit: int) -> dict[int, int]:
+        """``mem.unseen_in(suit)`` as a plain dict (read only): every suit's share sorted out in one pass."""
         suits = self._suits
         if suits is None:
             suits = self._suits = {}
             eff = self.mem.ctx.eff
             for c, n in self.mem.unseen.items():
                 if n:
-                    got = suits.get(eff[c])
+                    e = eff[c]
+                    got = suits.get(e)
                     if got is None:
-                        got = suits[eff[c]] = Counter()
+                        got = suits[e] = {}
                     got[c] = n
         got = suits.get(suit)
         if got is None:
-            got = suits[suit] = Counter()
+            got = suits[suit] = {}
         return got
 
     def unseen_top(self, suit: int, k: int, m: int) -> int:

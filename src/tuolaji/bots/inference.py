@@ -135,16 +135,15 @@ class _ThenThreats(MemoryThreats):
     ) -> None:
         self.ctx, self.void, self.no_pairs, self.seat = ctx, void, no_pairs, seat
         self._left = left
-        self._by_suit: dict[int, Counter[int]] = {}
+        self._by_suit: dict[int, dict[int, int]] = {}
         self._tops: dict[tuple[int, int, int], int] = {}
         self._totals: dict[int, int] = {}
 
-    def unseen(self, suit: int) -> Counter[int]:
+    def unseen(self, suit: int) -> dict[int, int]:
         got = self._by_suit.get(suit)
         if got is None:
             left = self._left
-            got = self._by_suit[suit] = Counter()
-            dict.update(got, {c: left[c] for c in _kinds(self.ctx, suit) if left[c] > 0})
+            got = self._by_suit[suit] = {c: left[c] for c in _kinds(self.ctx, suit) if left[c] > 0}
         return got
 
 
