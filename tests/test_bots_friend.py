@@ -10,7 +10,7 @@ from tuolaji.bots.determinize import build_round, sample_hidden
 from tuolaji.bots.driver import SoloRound, Table
 from tuolaji.bots.memory import remember
 from tuolaji.bots.registry import make_bot
-from tuolaji.bots.search_setup import friend_candidates
+from tuolaji.bots.search_setup import friend_candidates, usual_friend
 from tuolaji.cards import POINTS
 from tuolaji.engine.observation import Observation, observe
 from tuolaji.engine.round import Phase, Round
@@ -117,3 +117,25 @@ def test_a_duplicate_deal_credits_only_games_whose_sides_keep_the_bots_apart() -
         )
     assert mixed and aligned
     assert a_seats_for(0, 4) == [0, 2]
+
+
+def test_the_search_simulates_the_call_its_dealer_will_make() -> None:
+    """Declaring and burying by search play each sample out with the dealer's call made for it:
+    that must be the call the dealer then makes (a plain ace it holds one copy of), not the first
+    ace it lacks, or the simulated partner is not the real one."""
+    compared = differs_from_first_ace = 0
+    for i in range(16):
+        deck, level, dealer = duplicate_deck(FRIEND, 5, i)
+        rnd = Round(rules=FRIEND, deck=deck, level=level, dealer=dealer)
+        table = Table(SoloRound(rnd), [make_bot("heuristic", seed=k) for k in range(4)])
+        while rnd.phase not in (Phase.CALL_FRIEND, Phase.DONE):
+            table.step()
+        if rnd.phase != Phase.CALL_FRIEND or rnd.turn is None:
+            continue
+        obs = observe(rnd, rnd.turn)
+        called = make_bot("heuristic", seed=0).call_friend(obs)
+        assert usual_friend(obs.hand, obs.ctx, obs.decks) == called, i
+        compared += 1
+        first_ace = next(c for c in (12, 25, 38, 51) if not obs.ctx.is_trump(c) and obs.hand.count(c) < obs.decks)
+        differs_from_first_ace += first_ace != called
+    assert compared >= 8 and differs_from_first_ace >= 1

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+
 from ..cards import SPADE_ACE, make, rank_of
 from ..engine.events import RoundEnded
 from ..engine.observation import Observation
+from ..trump import TrumpContext
 
 
 class Bot:
@@ -65,19 +68,23 @@ def side_is_beaten(obs: Observation) -> bool:
 def default_friend_card(obs: Observation) -> int:
     """An ace (or failing that a king) of a plain suit not called yet, preferring one the dealer
     holds a copy of, so that the partner is the holder of the other copy."""
-    ctx = obs.ctx
-    called = {card for card, _ in obs.friend_calls}
+    return friend_card(obs.hand, obs.ctx, obs.decks, [card for card, _ in obs.friend_calls])
+
+
+def friend_card(hand: Sequence[int], ctx: TrumpContext, decks: int, called: Collection[int] = ()) -> int:
+    """:func:`default_friend_card` for a dealer holding ``hand`` (after the bury), with the cards
+    in ``called`` called already: also what the search's simulated dealers call."""
     best: tuple[int, int] | None = None
     for rank in (14, 13):
         for suit in range(4):
             card = make(suit, rank)
             if ctx.is_trump(card) or card in called:
                 continue
-            held = obs.hand.count(card)
-            if held >= obs.decks:
+            held = hand.count(card)
+            if held >= decks:
                 continue
             score = (held, -rank)
-            if best is None or score > (obs.hand.count(best[1]), -rank_of(best[1])):
+            if best is None or score > (hand.count(best[1]), -rank_of(best[1])):
                 best = (score[0], card)
     if best is not None:
         return best[1]

@@ -24,6 +24,7 @@ from ..cards import new_deck
 from ..engine.observation import Observation
 from ..engine.round import Phase, Round, Trick, find_friend
 from ..trump import TrumpContext
+from .base import friend_card
 from .clock import clock
 from .heuristic import heuristic_bury
 from .rollout import Policy, rollout, value
@@ -99,13 +100,9 @@ def play_position(
 
 
 def usual_friend(hand: Sequence[int], ctx: TrumpContext, decks: int, taken: Sequence[int] = ()) -> int:
-    """A plain ace the dealer does not hold every copy of (else such a king), not called yet."""
-    for rank in (14, 13):
-        for suit in range(4):
-            card = suit * 13 + rank - 2
-            if not ctx.is_trump(card) and hand.count(card) < decks and card not in taken:
-                return card
-    return next(c for c in (12, 25, 38, 51, 11, 24, 37, 50, 53, 52) if c not in taken)
+    """The call a dealer holding ``hand`` makes as the heuristic would (a plain ace it holds one
+    copy of, if any: :func:`.base.friend_card`), not called yet."""
+    return friend_card(hand, ctx, decks, taken)
 
 
 def compare(
