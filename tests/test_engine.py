@@ -288,6 +288,54 @@ def test_a_finished_match_refuses_everything() -> None:
     refused(match, Pass(0), "match_over")
 
 
+def test_match_apply_reads_a_declaration_once_and_takes_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Match.apply checks an action once and acts on it (as Round.apply does): a declaration's
+    bid is read once, and the declaration stands as the round's bid."""
+    import tuolaji.engine.round as round_module
+
+    match = Match(seed=11)
+    while not any(match.round.declaration_options(s) for s in range(4)):
+        match.apply(Deal())
+    seat = next(s for s in range(4) if match.round.declaration_options(s))
+    cards = match.round.declaration_options(seat)[0]
+    reads = []
+    real = round_module.read_bid
+    monkeypatch.setattr(round_module, "read_bid", lambda *a, **k: reads.append(a) or real(*a, **k))
+    match.apply(Declare(seat, cards))
+    assert len(reads) == 1
+    assert match.round.bid is not None and match.round.bid.seat == seat
+    assert match.actions == match.round.dealt + 1
+
+
+@pytest.mark.parametrize("where", ["round", "match"])
+def test_a_defect_while_acting_leaves_the_match_as_it_was(monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """A legal action that raises while acting (a defect: in the round's trick end, or in the
+    match's end of a round) is undone: the same record, hands and levels, and play goes on."""
+    rng = random.Random(5)
+    match = Match(seed=5)
+    while True:  # to the last play of the first round
+        rnd = match.round
+        if rnd.phase == Phase.PLAY and rnd.trick is not None and len(rnd.trick.plays) == 3 and len(rnd.hands[rnd.turn or 0]) == 1:
+            break
+        step(match, rng, declare_p=0.0)
+    last = Play(rnd.turn or 0, tuple(rnd.hands[rnd.turn or 0]))
+    before, hands, levels = dumps(match), [list(h) for h in rnd.hands], list(match.levels)
+    target = (Round, "_finish") if where == "round" else (Match, "_end_round")
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("defect")
+
+    with monkeypatch.context() as m:
+        m.setattr(*target, broken)
+        with pytest.raises(RuntimeError):
+            match.apply(last)
+    assert dumps(match) == before
+    assert [list(h) for h in match.round.hands] == hands and match.levels == levels
+    assert match.round is rnd and len(match.rounds) == 0
+    match.apply(last)
+    assert len(match.rounds) == 1 and match.round is not rnd
+
+
 # ------------------------------------------------------------------ golden playthrough
 def _golden() -> dict[str, Any]:
     data: dict[str, Any] = json.loads(GOLDEN.read_text(encoding="utf-8"))

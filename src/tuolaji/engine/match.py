@@ -164,26 +164,52 @@ class Match:
     def apply(self, action: Action) -> None:
         """Check and apply ``action``; whatever raises leaves the match exactly as it was.
 
-        Check before mutate: nothing changes until the action is known to be legal. The rest
-        cannot fail on a legal action short of a defect, so instead of copying the round before
-        every action, a failure rebuilds it from its own events (a round is a function of its deal
-        and its actions, as records show) and the match's own fields are put back.
+        The round checks the action once and acts on it (:meth:`Round.apply`), and a refusal
+        there changes nothing. The rest cannot fail on a legal action short of a defect, so
+        instead of copying the round before every action, a failure rebuilds it from its own
+        events (a round is a function of its deal and its actions, as records show) and the
+        match's own fields are put back.
         """
-        self.check(action)
-        saved = self._save()
+        if self.finished:
+            raise IllegalAction(Reason.MATCH_OVER)
+        if action.type == "time_up":
+            self.check(action)
+            saved = self._save()
+            try:
+                self.apply_unchecked(action)
+            except BaseException:
+                self._restore(saved)
+                raise
+            return
+        rnd = self.round
+        before, events, actions = len(rnd.events), len(self.events), self.actions
         try:
-            self.apply_unchecked(action)
+            rnd.apply(action)  # checked once and acted on (a Declare's bid read once)
+        except IllegalAction:
+            raise  # refused: the round changed nothing, and the match nothing yet
         except BaseException:
-            self._restore(saved)
+            self._restore(self._save(before, events, actions))
+            raise
+        saved: _Saved | None = None
+        try:
+            self.actions += 1
+            self.events.extend(rnd.events[before:])
+            if rnd.phase == Phase.DONE:
+                saved = self._save(before, events, actions)  # the end of a round changes the match's own fields
+                self._end_round(rnd)
+        except BaseException:
+            self._restore(saved or self._save(before, events, actions))
             raise
 
-    def _save(self) -> _Saved:
+    def _save(self, round_events: int | None = None, events: int | None = None, actions: int | None = None) -> _Saved:
+        """The match as it is now, or as it was before an action that has changed only the round,
+        ``events`` and ``actions`` (given: their values before that action)."""
         # Lists only grow during an action, so their lengths restore them.
         self._rng_before = None
         return _Saved(
             self.round,
-            len(self.round.events),
-            len(self.events),
+            len(self.round.events) if round_events is None else round_events,
+            len(self.events) if events is None else events,
             len(self.rounds),
             len(self.deals),
             list(self.levels),
@@ -193,7 +219,7 @@ class Match:
             self.finished,
             self.winner,
             self.time_up,
-            self.actions,
+            self.actions if actions is None else actions,
         )
 
     def _restore(self, saved: _Saved) -> None:
