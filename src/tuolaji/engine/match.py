@@ -174,11 +174,11 @@ class Match:
             raise IllegalAction(Reason.MATCH_OVER)
         if action.type == "time_up":
             self.check(action)
-            saved = self._save()
+            at_deadline = self._save()
             try:
                 self.apply_unchecked(action)
             except BaseException:
-                self._restore(saved)
+                self._restore(at_deadline)
                 raise
             return
         rnd = self.round
