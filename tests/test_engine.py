@@ -448,6 +448,31 @@ def test_suit_cards_follow_every_play_copy_and_hand_put_in(decks: int) -> None:
             rnd.apply(Play(rnd.turn, random_play(rnd, rnd.turn, rng)))
 
 
+@pytest.mark.parametrize("decks", [2, 3, 4])
+def test_a_random_lead_is_the_choice_among_every_lead(decks: int) -> None:
+    """The random player's lead, drawn without listing the leads, is the lead (and the random
+    numbers) that ``rng.choice(lead_combos(hand))`` gives: the same random rounds as before."""
+    from tuolaji.engine.legal import _random_lead, lead_combos
+    from tuolaji.trump import TrumpContext
+
+    rng = random.Random(decks)
+    chained = 0
+    for _ in range(400):
+        ctx = TrumpContext(rng.randint(2, 14), rng.choice([None, 0, 1, 2, 3]), decks)
+        deck = new_deck(decks)
+        rng.shuffle(deck)
+        hand = deck[: rng.randint(1, 60)]
+        if rng.random() < 0.5:  # one suit only: tractors come often
+            hand = [c for c in deck if ctx.eff[c] == ctx.eff[hand[0]]][: rng.randint(1, 40)]
+        seed = rng.randrange(1 << 30)
+        listed, drawn = random.Random(seed), random.Random(seed)
+        want = listed.choice(lead_combos(hand, ctx))
+        assert _random_lead(hand, ctx, drawn) == want
+        assert drawn.random() == listed.random()
+        chained += len(set(want)) > 1
+    assert chained > 20  # tractors were drawn too
+
+
 def test_submultisets_built_at_once_come_in_the_lazy_order() -> None:
     from tuolaji.engine.legal import _all_submultisets, _lazy_submultisets, count_submultisets
 

@@ -268,13 +268,19 @@ def _random_lead(hand: Sequence[int], ctx: TrumpContext, rng: random.Random) -> 
     """``rng.choice(lead_combos(hand, ctx))`` without listing them: the same draw from the random
     stream (a choice by the list's length) and the same lead."""
     counts = Counter(hand)
-    chained = sum(ways for *_, ways in _sub_chains(counts, ctx))
-    i = rng.choice(range(len(hand) + chained))  # the singles and tuples part holds len(hand) leads
-    for card, cnt in counts.items():
-        if i < cnt:
-            return (card,) * (i + 1)
-        i -= cnt
-    for k, avail, start, end, ways in _sub_chains(counts, ctx):
+    subs = list(_sub_chains(counts, ctx))  # walked once: counted, then drawn from
+    chained = 0
+    for sub in subs:
+        chained += sub[4]
+    n = len(hand)
+    i = rng.choice(range(n + chained))  # the singles and tuples part holds len(hand) leads
+    if i < n:
+        for card, cnt in counts.items():
+            if i < cnt:
+                return (card,) * (i + 1)
+            i -= cnt
+    i -= n
+    for k, avail, start, end, ways in subs:
         if i < ways:  # the i-th choice, the first position varying slowest
             picked: list[int] = []
             for o in range(end, start - 1, -1):
@@ -293,6 +299,8 @@ def random_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
         return _random_lead(rnd.hands[seat], ctx, rng)
     lead = trick.plays[0]
     suit = rnd.suit_cards(seat, ctx.eff[lead[0]])  # kept by the round: no pass over the hand
+    if len(lead) == 1 and len(suit) > 1:  # most follows: as random_legal_play draws them
+        return (rng.choice(suit),)
     return random_legal_play(rnd.hands[seat], lead, ctx, rng, trick.lead_comps, suit=suit)
 
 
@@ -352,15 +360,19 @@ def _structured_pick(suit: list[int], comps: Sequence[Combo], ctx: TrumpContext,
             picked.extend([c] * k)
     for k, need in tuple_needs:
         have = sum(v // k for v in Counter(picked).values())
-        while have < need and len(picked) + k <= n:
-            options = [c for c, v in counts.items() if v >= k]
-            if not options:
-                break
+        if have >= need or len(picked) + k > n:
+            continue
+        options = [c for c, v in counts.items() if v >= k]  # kept as it would be listed again after each pick
+        while options:
             c = rng.choice(options)
             counts[c] -= k
             picked.extend([c] * k)
             have += 1
-    rest = [c for c, v in counts.items() for _ in range(v)]
+            if counts[c] < k:
+                options.remove(c)
+            if have >= need or len(picked) + k > n:
+                break
+    rest = list(counts.elements())  # each kind's cards left, in the counts' order
     picked.extend(rng.sample(rest, n - len(picked)))
     return tuple(picked)
 

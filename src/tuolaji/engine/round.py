@@ -42,7 +42,7 @@ from ..ruleset import (
     ThrowPenalty,
 )
 from ..scoring import kitty_multiplier, level_change, round_coins, surrender_total
-from ..tricks import follow_shape_reason, is_sub_multiset, lead_reason, throw_block, trick_winner
+from ..tricks import best_so_far, follow_shape_reason, is_sub_multiset, lead_reason, throw_block
 from ..trump import JOKER_LEVEL, TrumpContext
 from .actions import Action, Bury, CallFriend, Deal, Declare, Pass, Play, Redeal, Surrender, SurrenderAnswer
 from .events import (
@@ -81,6 +81,7 @@ class Phase(StrEnum):
 
 # Phases as module constants: a global read is cheaper than an enum class attribute on the hot path.
 _DEAL, _DECLARE, _OVERRIDE, _PLAY = Phase.DEAL, Phase.DECLARE, Phase.OVERRIDE, Phase.PLAY
+_FIND_FRIEND = Partnership.FIND_FRIEND
 
 
 class Trick:
@@ -542,6 +543,8 @@ class Round:
             seat = action.seat  # type: ignore[union-attr]
             if self.phase is _PLAY and type(seat) is int and seat == self.turn:
                 cards = action.cards  # type: ignore[union-attr]
+                if type(cards) is tuple and len(cards) == 1 and self._follow_single(seat, cards):
+                    return
                 reason = self.play_reason(seat, cards)
                 if reason:  # as _check_play raises it (its phase and turn tests just passed)
                     trick = self.trick
@@ -792,6 +795,47 @@ class Round:
             return
         self._end_trick(trick, ctx)
 
+    def _follow_single(self, seat: int, cards: tuple[int, ...]) -> bool:
+        """Check and act on one card following a single lead (most plays): as play_reason and
+        _play would, in one pass. False (nothing done) for any other play."""
+        trick = self.trick
+        assert trick is not None and self.ctx is not None
+        plays = trick.plays
+        if not plays or len(plays[0]) != 1:
+            return False
+        c = cards[0]
+        hand = self.hands[seat]
+        if c not in hand:
+            raise IllegalAction(Reason.NOT_IN_HAND, n=1)
+        eff = self.ctx.eff
+        kept = self._suits[seat]
+        if kept is None or kept.hand is not hand or kept.n != len(hand):
+            kept = self._suits[seat] = _Suits(hand, eff)
+        lists = kept.lists
+        e, ec = eff[plays[0][0]], eff[c]
+        if ec != e and lists.get(e):  # a single of another suit while holding the suit led
+            raise IllegalAction(Reason.MUST_FOLLOW_SUIT, n=1)
+        lists[ec].remove(c)
+        kept.n -= 1
+        hand.remove(c)
+        if self._suit_counts is not None and (by_suit := self._suit_counts[seat]) is not None:
+            counts = by_suit[ec]
+            counts[c] -= 1
+            if not counts[c]:
+                del counts[c]
+                if not counts:
+                    del by_suit[ec]
+        trick.seats.append(seat)
+        plays.append(cards)
+        self.events.append(make_played(seat, cards))
+        if self.friend_calls and not all(self.call_shown):
+            self._show_friends(seat, cards)
+        if len(plays) < self.players:
+            self.turn = (seat + 1) % self.players
+        else:
+            self._end_trick(trick, self.ctx)
+        return True
+
     def _show_friends(self, seat: int, played: tuple[int, ...]) -> None:
         """A play showing friends, each call on its own: ``holder``: its friend plays the called
         card; ``nth_played``: the seat playing the called copy joins the dealer (the dealer playing
@@ -926,15 +970,20 @@ class Round:
         return bool(jacks)
 
     def _end_trick(self, trick: Trick, ctx: TrumpContext) -> None:
-        w = trick_winner(trick.plays, ctx, trick.lead_comps)
-        winner = trick.seats[w]
+        plays = trick.plays
+        winner = trick.seats[best_so_far(plays, ctx, trick.lead_comps)[0]]
         pts = 0
-        for play in trick.plays:
+        for play in plays:
             for c in play:
                 pts += POINTS[c]
         trick.winner, trick.points = winner, pts
         self.seat_points[winner] += pts
-        if self.publicly_attacker(winner):
+        dealer = self.dealer
+        if (  # publicly_attacker(winner), fixed partners without a call
+            (winner - dealer) % 2 == 1
+            if dealer is not None and self.rules.partnership != _FIND_FRIEND
+            else self.publicly_attacker(winner)
+        ):
             self.attacker_points += pts
         self.tricks.append(trick)
         self.events.append(make_trick_ended(winner, pts, self.attacker_points))
