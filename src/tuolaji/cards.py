@@ -145,9 +145,8 @@ def parse_cards(tokens: Iterable[str] | str) -> list[int]:
             raise CardError(f"bad card list {tokens!r}: expected a list of card strings")
         elif not isinstance(tokens, (list, tuple)):
             tokens = list(tokens)  # read twice below
-    get = _TOKENS.get
     try:
-        cards = [get(t) for t in tokens]  # the usual spellings by one look-up each
+        cards = list(map(_TOKENS.get, tokens))  # the usual spellings by one look-up each
     except TypeError:  # an unhashable token: parse_card names it
         cards = [None]
     if None in cards:

@@ -108,6 +108,9 @@ def depth(obj: Any) -> int:
         level = below
 
 
+_decode = json.JSONDecoder().decode  # what json.loads calls for text without a BOM, minus its argument checks
+
+
 def loads(raw: str | bytes | bytearray, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
     """Decode JSON from outside: :class:`JSONInputError` for bad UTF-8, bad JSON or deep nesting."""
     if isinstance(raw, (bytes, bytearray)):
@@ -116,7 +119,8 @@ def loads(raw: str | bytes | bytearray, *, max_depth: int = MAX_JSON_DEPTH) -> A
         except UnicodeDecodeError as exc:
             raise JSONInputError("bad_json", f"not UTF-8 text (byte {exc.start})") from None
     try:
-        data = json.loads(raw)
+        # json.loads words a BOM (and anything not text) itself
+        data = _decode(raw) if type(raw) is str and not raw.startswith("\ufeff") else json.loads(raw)
     except json.JSONDecodeError as exc:
         raise JSONInputError("bad_json", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
