@@ -39,8 +39,12 @@ def combo_kind(k: int, m: int) -> str:
     if k == 1:
         return "single"
     if m == 1:
-        return {2: "pair", 3: "triple", 4: "quad"}.get(k, f"{k}-tuple")
-    return {2: "tractor", 3: "titanic"}.get(k, f"{k}-tractor")
+        return _TUPLE_KINDS.get(k) or f"{k}-tuple"
+    return _CHAIN_KINDS.get(k) or f"{k}-tractor"
+
+
+_TUPLE_KINDS = {2: "pair", 3: "triple", 4: "quad"}
+_CHAIN_KINDS = {2: "tractor", 3: "titanic"}
 
 
 def _chains(avail: dict[int, list[int]]) -> list[tuple[int, int]]:

@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from .cards import kind_counts
 from .combos import Combo, beating_combo, best_top, decompose, matches_fully, required_structure, structure
 from .errors import Reason
 from .trump import TRUMP, TrumpContext
@@ -110,10 +111,10 @@ def structure_reason(play: Sequence[int], need: Structure, comps: Sequence[Combo
     """
     need_chains, need_tuples = need
     if not need_chains and len(need_tuples) == 1:  # pairs and singles led: count the pairs
-        if sum(n // 2 for n in Counter(play).values()) < need_tuples[0]:
+        if sum(n // 2 for n in kind_counts(play).values()) < need_tuples[0]:
             return Reason.MUST_PLAY_PAIR
         return None
-    got_chains, got_tuples = structure(Counter(play), comps, ctx.order)
+    got_chains, got_tuples = structure(kind_counts(play), comps, ctx.order)
     if got_chains < need_chains:
         return Reason.MUST_PLAY_TRACTOR
     if got_chains == need_chains and got_tuples < need_tuples:
@@ -156,7 +157,7 @@ def throw_block(cards: Sequence[int], others: Sequence[Sequence[int]], ctx: Trum
         return None
     e = ctx.eff[cards[0]]
     eff, order = ctx.eff, ctx.order
-    other_counts = [Counter([c for c in hand if eff[c] == e]) for hand in others]
+    other_counts = [kind_counts([c for c in hand if eff[c] == e]) for hand in others]  # read by items() only
     seen: set[tuple[int, int]] = set()
     for comp in comps:
         if comp.shape in seen:
@@ -221,7 +222,7 @@ def play_rank(play: Sequence[int], lead: Sequence[int], comps: Sequence[Combo], 
         return (tier, order[play[0]]) if play[0] == play[1] else None
     if any(eff[c] != s for c in play):
         return None
-    counts = Counter(play)
+    counts = kind_counts(play)
     if not matches_fully(counts, comps, order):
         return None
     return tier, best_top(counts, comps[0].k, comps[0].m, order)
