@@ -84,7 +84,7 @@ def follow_shape_reason(
         return None
     if suit_hand is None:
         suit_hand = [c for c in hand if eff[c] == e]
-    key = (ctx, tuple(comps), tuple(suit_hand))
+    key = (ctx, n, tuple(comps), tuple(suit_hand))
     need = _NEEDS.get(key)
     if need is None:
         need = required_structure(Counter(suit_hand), comps, n, ctx.order)
@@ -96,9 +96,10 @@ def follow_shape_reason(
 
 Structure = tuple[tuple[bool, ...], tuple[int, ...]]
 
-# (context, lead combinations, the follower's cards of the suit) -> what they must match: a random
-# follow is checked when drawn and again when played (and the search asks the same again), and
-# the requirement, a search over the cards with three or four decks, depends on nothing else.
+# (context, lead size, lead combinations, the follower's cards of the suit) -> what they must
+# match: a random follow is checked when drawn and again when played (and the search asks the
+# same again), and the requirement, a search over the cards with three or four decks, depends
+# on nothing else.
 _NEEDS: dict[tuple[object, ...], Structure] = {}
 _NEEDS_MAX = 4096  # entries
 
