@@ -178,6 +178,19 @@ def game_body(args: argparse.Namespace, rng: random.Random) -> dict[str, Any]:
     return body
 
 
+async def _request(http: httpx.AsyncClient, method: str, path: str, **kw: Any) -> httpx.Response:
+    """One HTTP request, sent again if the pooled connection was found closed: on a loaded machine
+    opening a table's sockets can outlast the server's keep-alive (5 s), and a request on a
+    connection the server has just closed fails before the server sees it."""
+    for attempt in range(3):
+        try:
+            return await http.request(method, path, **kw)
+        except (httpx.ReadError, httpx.RemoteProtocolError, httpx.WriteError):
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
 async def open_table(
     http: httpx.AsyncClient,
     url: str,
@@ -189,7 +202,8 @@ async def open_table(
 ) -> list[Player]:
     """A new room with ``args.clients`` WebSocket players seated (not started yet)."""
     token = f"bench-{rng.randrange(10**12)}"
-    code = (await http.post("/api/games", json=game_body(args, rng), headers={"X-Tuolaji-Token": token})).json()["code"]
+    r = await _request(http, "POST", "/api/games", json=game_body(args, rng), headers={"X-Tuolaji-Token": token})
+    code = r.json()["code"]
     players = []
     for seat in range(args.clients):
         player = Player(url, code, seat, token if seat == 0 else None, args.think, stats, random.Random(rng.randrange(2**32)))
@@ -289,7 +303,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             print(f"{args.tables} tables, {args.tables * args.clients} WebSocket players connected", file=sys.stderr)
             await asyncio.sleep(args.warmup)
             server_pid = proc.pid if proc else None
-            s0 = (await http.get("/api/stats")).json()
+            s0 = (await _request(http, "GET", "/api/stats")).json()
             cpu_s0 = cpu_seconds(server_pid) if server_pid else 0.0
             cpu_c0 = own_cpu()
             t0 = time.perf_counter()
@@ -313,7 +327,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                     if args.rss_every and not args.json:
                         rooms = ""
                         if getattr(args, "renew", False):  # (this clears the server's pause figures)
-                            st = (await http.get("/api/stats")).json()
+                            st = (await _request(http, "GET", "/api/stats")).json()
                             rooms = (
                                 f", {st['rooms']} rooms in memory, {stats.matches} matches ended, {st['connections']} connections"
                             )
@@ -328,7 +342,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             client_pauses.uninstall()
             gc.set_threshold(*threshold)
             gc.unfreeze()
-            s1 = (await http.get("/api/stats")).json()
+            s1 = (await _request(http, "GET", "/api/stats")).json()
             cpu_s1 = cpu_seconds(server_pid) if server_pid else 0.0
             cpu_c1 = own_cpu()
     finally:

@@ -236,3 +236,33 @@ def test_the_round_that_ends_the_match_is_written_at_once(tmp_path: Path) -> Non
     record = loaded[0]
     assert sum(e["e"] == "round_ended" for e in record["events"]) == 1
     assert from_record(record).over
+
+
+def test_a_finished_room_nobody_watches_is_let_go_of_sooner(tmp_path: Path) -> None:
+    """The soak's memory followed the finished rooms held for ``idle_room_s`` (about 0.5 MB
+    each): a room whose match is over and that nobody is connected to goes after
+    ``finished_room_s``; a reload reads it back from the store, over as it was."""
+    from tuolaji.ruleset import load_rules
+    from tuolaji.server.limits import Limits
+
+    limits = Limits(idle_room_s=600.0, finished_room_s=60.0)
+    tables = Tables(Store(tmp_path / "games.sqlite3"), limits=limits)
+    finished = Match(rules=load_rules({"preset": "classic", "match_target_level": "3"}), seed=3)
+    table = Table(finished, [make_bot("random", seed=s) for s in range(4)])
+    while not finished.over:
+        table.step()
+    rooms = {code: Room(code, match) for code, match in (("OVERR", finished), ("GOING", Match(seed=4)))}
+    for room in rooms.values():
+        assert tables.add(room) is room
+
+    async def evict_after(seconds: float) -> set[str]:
+        for room in rooms.values():
+            room.idle_since -= seconds  # (as if nobody had been connected for that long)
+        await tables._evict()
+        return set(tables.rooms)
+
+    assert asyncio.run(evict_after(30.0)) == {"OVERR", "GOING"}
+    assert asyncio.run(evict_after(40.0)) == {"GOING"}  # 70 s: the finished one goes, the other stays
+    back = asyncio.run(tables.get("OVERR"))
+    assert back is not None and back.match.over and len(back.match.rounds) == len(finished.rounds)
+    tables.store.close()

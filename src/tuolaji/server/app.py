@@ -152,7 +152,7 @@ class Tables:
                 assert self.loop is not None  # the log is copied into the file off the loop
                 await self.loop.run_in_executor(self.writer, self.store.checkpoint)
                 now = time.monotonic()
-                if now - last_evict > min(30.0, self.limits.idle_room_s / 2):
+                if now - last_evict > min(30.0, self.limits.idle_room_s / 2, self.limits.finished_room_s / 2):
                     last_evict = now
                     await self._evict()
                 if now - last_freeze > GC_FREEZE_S:
@@ -162,9 +162,13 @@ class Tables:
                 log.exception("saving games failed")
 
     async def _evict(self) -> None:
+        """Let go of the rooms nobody is connected to: after ``idle_room_s``, or ``finished_room_s``
+        once the match is over (about 0.5 MB each, and a reload reads the game back from the store;
+        kept ten minutes, finished rooms were most of the soak's memory)."""
         now = time.monotonic()
         for code, room in list(self.rooms.items()):
-            if not room.conns and now - room.idle_since > self.limits.idle_room_s:
+            limit = self.limits.finished_room_s if room.match.over else self.limits.idle_room_s
+            if not room.conns and now - room.idle_since > limit:
                 if self.flush(room):
                     continue  # not saved: keep it in memory and try again later
                 await room.stop()

@@ -44,6 +44,7 @@ class Limits:
     bot_room_move_s: float = 0.05  # shortest pause between computer moves in a room no human plays
     bot_room_searches: int = 1  # hard/expert computer players thinking at once in rooms no human plays
     idle_room_s: float = 600.0  # a room nobody is connected to is saved and let go of from memory after this
+    finished_room_s: float = 60.0  # ... and a room whose match is over, after this (its record is all in the store)
 
     def replace(self, **changes: Any) -> Limits:
         return dataclasses.replace(self, **changes)
