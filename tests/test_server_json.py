@@ -4,12 +4,13 @@ orjson itself refuses."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 from pathlib import Path
 
 import pytest
+
+from aio import run_async
 
 pytest.importorskip("starlette")
 
@@ -29,7 +30,7 @@ def test_the_wire_text_is_the_standard_librarys(monkeypatch: pytest.MonkeyPatch)
         return text
 
     monkeypatch.setattr(bench_server_cpu, "dumps", both)
-    asyncio.run(bench_server_cpu.run(2, 400))  # two rooms of four players: deals, bids, plays, round ends
+    run_async(bench_server_cpu.run(2, 400))  # two rooms of four players: deals, bids, plays, round ends
     assert len(seen) > 1000
     assert all(fast == std for fast, std in seen)
     assert any("summary" in json.loads(t) for t, _ in seen)

@@ -4,7 +4,6 @@ view of any event, old or new, to a client or a save that fell behind."""
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import json
 import random
@@ -13,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from aio import run_async
 
 pytest.importorskip("starlette")
 
@@ -117,7 +118,7 @@ def test_a_served_room_lets_go_of_saved_rounds_and_reads_them_back(tmp_path: Pat
     replay and a restart still give the whole game, exactly."""
     tables, room, _ = _served_room(tmp_path, seed=11)
     seen: list[dict[str, Any]] = []
-    asyncio.run(_play(tables, room, 7, seen))
+    run_async(_play(tables, room, 7, seen))
     match = room.match
     assert match.released_rounds == len(match.rounds) - 1  # all but the last finished round
     assert all(not r.events and not r.tricks for r in match.rounds[:-1]) and match.rounds[-1].events
@@ -135,7 +136,7 @@ def test_a_served_room_lets_go_of_saved_rounds_and_reads_them_back(tmp_path: Pat
             assert room.replay(number, seat) == replay_frames(whole, number, seat), (number, seat)
     # a late-comer gets this round's events, never a released one
     late = Conn()
-    asyncio.run(room.handle(late, json.dumps({"type": "hello"})))
+    run_async(room.handle(late, json.dumps({"type": "hello"})))
     late.cursor = 0  # as if it had been sent nothing at all
     state = [m for m in late.take(room) if m["type"] == "state"][-1]
     assert state["events_skipped"] >= match.released and state["events_skipped"] + len(state["events"]) == len(seen)
@@ -158,7 +159,7 @@ def test_a_room_keeps_what_a_failed_save_did_not_write(tmp_path: Path, monkeypat
     real = tables.store.write
     monkeypatch.setattr(tables.store, "write", lambda rows: {g["code"]: "OperationalError: disk full" for g, _ in rows})
     seen: list[dict[str, Any]] = []
-    asyncio.run(_play(tables, room, 5, seen))
+    run_async(_play(tables, room, 5, seen))
     assert room.match.released == 0 and room.match.rounds[0].events
     monkeypatch.setattr(tables.store, "write", real)
     assert tables.save_now(room)
@@ -191,7 +192,7 @@ def test_a_dropped_room_is_freed_by_reference_counting_alone(tmp_path: Path) -> 
     gc.collect()
     gc.disable()
     try:
-        refs = asyncio.run(play_and_drop())
+        refs = run_async(play_and_drop())
         alive = [type(r()).__name__ for r in refs if r() is not None]
     finally:
         if was:
@@ -206,12 +207,12 @@ def test_a_round_end_written_while_the_savers_batch_waits_leaves_no_gap(tmp_path
     too: a kill before the batch lands must leave a whole game in the file, not one whose
     event list has a hole (it would not load)."""
     tables, room, _ = _served_room(tmp_path, seed=14)
-    asyncio.run(_play(tables, room, 1, []))
+    run_async(_play(tables, room, 1, []))
     room.between = False
     room.changed()
     room._deal_tick(everything=True)  # changes the saver writes later (no round ended)
     waiting = [tables.store.row(g) for g in tables._collect([room])]  # collected, not written yet
-    asyncio.run(_play(tables, room, 2, [], save_each=False))  # the round end is written at once
+    run_async(_play(tables, room, 2, [], save_each=False))  # the round end is written at once
     assert len(room.match.rounds) == 2
     # killed now: what does the file hold?
     loaded = Store(tmp_path / "games.sqlite3").load("MEMRY")
@@ -229,7 +230,7 @@ def test_the_round_that_ends_the_match_is_written_at_once(tmp_path: Path) -> Non
     one, which deals no new round (the test before only caught round ends that deal again): a
     kill right after the match-end screen must not undo the round or the match's end."""
     tables, room, _ = _served_room(tmp_path, seed=14, rules=RuleSet(match_end="fixed_rounds", match_rounds=1))
-    asyncio.run(_play(tables, room, 1, [], save_each=False))  # only the server's own at-once writes
+    run_async(_play(tables, room, 1, [], save_each=False))  # only the server's own at-once writes
     assert room.match.over
     loaded = Store(tmp_path / "games.sqlite3").load("MEMRY")  # killed now: what does the file hold?
     assert loaded is not None
@@ -261,8 +262,8 @@ def test_a_finished_room_nobody_watches_is_let_go_of_sooner(tmp_path: Path) -> N
         await tables._evict()
         return set(tables.rooms)
 
-    assert asyncio.run(evict_after(30.0)) == {"OVERR", "GOING"}
-    assert asyncio.run(evict_after(40.0)) == {"GOING"}  # 70 s: the finished one goes, the other stays
-    back = asyncio.run(tables.get("OVERR"))
+    assert run_async(evict_after(30.0)) == {"OVERR", "GOING"}
+    assert run_async(evict_after(40.0)) == {"GOING"}  # 70 s: the finished one goes, the other stays
+    back = run_async(tables.get("OVERR"))
     assert back is not None and back.match.over and len(back.match.rounds) == len(finished.rounds)
     tables.store.close()

@@ -12,6 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
+from aio import run_async
+
 pytest.importorskip("starlette")
 
 from tuolaji.server.pauses import PauseWatch  # noqa: E402
@@ -60,7 +62,7 @@ def test_a_stall_is_told_apart_by_its_cause(kind: str) -> None:
     chain: Any = None
     for _ in range(200_000):  # tracked objects: a full collection walks them all
         chain = Node(chain)
-    stalls = asyncio.run(_watched(kind))
+    stalls = run_async(_watched(kind))
     del chain
     assert stalls["count"] >= 1 and stalls["total_ms"] >= 60, stalls
     parts = {"collecting": stalls["gc_ms"], "busy": stalls["busy_ms"], "waiting": stalls["waiting_ms"]}
