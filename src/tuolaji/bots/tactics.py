@@ -267,7 +267,7 @@ def structured_pick(cards: Sequence[int], comps: Sequence[Combo], ctx: TrumpCont
 
 
 def choose_follow(st: TrickState, threats: Threats, options: Sequence[tuple[int, ...]] | None = None) -> tuple[int, ...]:
-    opts = list(options) if options is not None else follow_options(st)
+    opts = options if options is not None else follow_options(st)
     if len(opts) == 1:
         return opts[0]
     return max(score_follows(st, threats, opts))[1]
@@ -408,7 +408,8 @@ def _hand_leads(hand: Sequence[int], ctx: TrumpContext, singles: bool) -> HandLe
     key = (ctx, tuple(hand), singles)
     got = _HAND_LEADS.get(key)
     if got is None:
-        combos = tuple(dict.fromkeys(tuple(sorted(c)) for c in lead_combos(hand, ctx, singles=singles)))
+        # a tuple of one card kind is sorted already; only chains need sorting
+        combos = tuple(dict.fromkeys(c if c[0] == c[-1] else tuple(sorted(c)) for c in lead_combos(hand, ctx, singles=singles)))
         by_suit: dict[int, list[int]] = {}
         for c in hand:
             by_suit.setdefault(ctx.eff[c], []).append(c)
