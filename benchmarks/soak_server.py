@@ -3,7 +3,8 @@ sampled as it goes (issue 15: memory stays flat under the ``gc.freeze()`` policy
 
 Each table has one WebSocket player (a quick human, as in bench_load.py) and three computer
 players at "fast" speed; rounds follow rounds, and when a match ends its player leaves and opens
-a new room (the finished one is evicted once idle for ten minutes), so matches follow matches.
+a new room (the finished one is let go of once nobody has watched it for a minute, the server's
+``finished_room_s``), so matches follow matches.
 ``--target-level 5`` makes matches short (a side reaching 5 wins), so that a run of minutes sees
 many rooms come and go.
 

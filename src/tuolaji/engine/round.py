@@ -81,7 +81,6 @@ class Phase(StrEnum):
 
 # Phases as module constants: a global read is cheaper than an enum class attribute on the hot path.
 _DEAL, _DECLARE, _OVERRIDE, _PLAY = Phase.DEAL, Phase.DECLARE, Phase.OVERRIDE, Phase.PLAY
-_FIND_FRIEND = Partnership.FIND_FRIEND
 
 
 class Trick:
@@ -978,12 +977,7 @@ class Round:
                 pts += POINTS[c]
         trick.winner, trick.points = winner, pts
         self.seat_points[winner] += pts
-        dealer = self.dealer
-        if (  # publicly_attacker(winner), fixed partners without a call
-            (winner - dealer) % 2 == 1
-            if dealer is not None and self.rules.partnership != _FIND_FRIEND
-            else self.publicly_attacker(winner)
-        ):
+        if self.publicly_attacker(winner):
             self.attacker_points += pts
         self.tricks.append(trick)
         self.events.append(make_trick_ended(winner, pts, self.attacker_points))
