@@ -8,20 +8,20 @@ from collections import Counter
 from tuolaji.bots.heuristic import bury_candidates, heuristic_bury, heuristic_declaration
 from tuolaji.bots.registry import make_bot
 from tuolaji.bots.search import SearchBot
-from tuolaji.bots.search_setup import sample_deal
+from tuolaji.bots.search_setup import declare_candidates, sample_deal
 from tuolaji.engine.actions import Bury, Deal, Declare, Pass
 from tuolaji.engine.observation import observe
 from tuolaji.engine.round import Phase, Round
 from tuolaji.ruleset import load_rules
-from tuolaji.sim.runner import duplicate_deck, play_deal
+from tuolaji.sim.runner import duplicate_deck, play_deal, seat_seed
 
 SETUP = "search:playing=false,iterations=8,setup_steps=100000,time=30"  # sample-bound: deterministic
 
 
-def _to_phase(preset: str | None, index: int, phase: Phase) -> Round:
+def _to_phase(preset: str | None, index: int, phase: Phase, *, seed: int = 11) -> Round:
     """A round driven by the heuristic up to ``phase``."""
     rules = load_rules(preset)
-    deck, level, dealer = duplicate_deck(rules, 11, index)
+    deck, level, dealer = duplicate_deck(rules, seed, index)
     rnd = Round(rules=rules, deck=deck, level=level, dealer=dealer)
     heur = make_bot("heuristic", seed=1)
     while rnd.phase != phase:
@@ -91,6 +91,24 @@ def test_declare_search_at_the_last_call_picks_a_legal_option_or_passes() -> Non
             assert SearchBot(2, **_params(SETUP + ",declaring=false")).declare(obs) == heuristic_declaration(obs)
             rnd.apply(Declare(seat, choice) if choice else Pass(seat))
     assert seen_options > 0
+
+
+def test_the_declare_search_does_not_take_trump_from_its_partner_with_small_jokers() -> None:
+    """Classic deal 133 of seed 2026 (docs/bots.md, session 5): at the last call the partner's
+    level pair stands; seat 3 holds a pair of small jokers and the heuristic passes. The search
+    used to override its partner with no-trump there (and its side lost the deal); it passes."""
+    rnd = _to_phase(None, 133, Phase.DECLARE, seed=2026)
+    while rnd.turn != 3:
+        assert rnd.phase == Phase.DECLARE and rnd.turn is not None
+        rnd.apply(Pass(rnd.turn))
+    obs = observe(rnd, 3, with_events=False)
+    assert obs.bid_seat == 1 and obs.dealer == 1, "the partner's declaration stands"
+    small_jokers = (52, 52)
+    assert small_jokers in obs.declaration_options() and heuristic_declaration(obs) is None
+    assert declare_candidates(obs, None) == [], "nothing to compare: an override of the partner is no candidate"
+    for seed in (seat_seed(2026, 133, 1, 3), 0, 1):  # the first: this seat's bot in the sim's second game
+        bot = make_bot("search:playing=false,burying=false,calling=false,endgame=0,time=30", seed=seed)
+        assert bot.declare(obs) is None
 
 
 def test_samples_before_play_fill_every_hand_and_the_kitty() -> None:

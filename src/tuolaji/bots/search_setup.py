@@ -28,6 +28,7 @@ from .base import friend_card
 from .clock import clock
 from .heuristic import heuristic_bury
 from .rollout import Policy, rollout, value
+from .teams import same_side
 
 Deal = tuple[list[list[int]], list[int]]  # every seat's hand, and a kitty not yet seen (may be empty)
 
@@ -138,17 +139,29 @@ def compare(
 # ------------------------------------------------------------------ the candidates and their play-outs
 def declare_candidates(obs: Observation, heuristic: tuple[int, ...] | None) -> list[tuple[int, ...] | None]:
     """The heuristic's choice first, then passing (when a declaration stands: passing keeps it),
-    then the other legal declarations. Empty when there is nothing to compare."""
+    then the other legal declarations. Empty when there is nothing to compare.
+
+    Over a partner's standing declaration only the heuristic's choice and passing: a good player
+    takes trump from a partner only with a clearly better suit (the heuristic's raised bar), and
+    the samples priced other overrides too kindly (no one overrides after them there), e.g. a
+    pair of small jokers (no-trump) over a partner's level pair."""
     options = obs.declaration_options()
     if not options:
         return []
     cands: list[tuple[int, ...] | None] = [heuristic]
     if heuristic is not None and obs.bid_seat is not None:
         cands.append(None)
-    cands.extend(o for o in options if o != heuristic)
+    if not _over_partner(obs):
+        cands.extend(o for o in options if o != heuristic)
     if None in cands and obs.bid_seat is None:
         cands = [c for c in cands if c is not None]  # passing with no declaration: unknown trump
     return cands if len(cands) > 1 else []
+
+
+def _over_partner(obs: Observation) -> bool:
+    """Is the standing declaration a partner's (with the sides known: a dealer is set)?"""
+    bidder = obs.bid_seat
+    return bidder is not None and bidder != obs.seat and obs.dealer is not None and same_side(obs.is_attacker, bidder, obs.seat)
 
 
 def declare_play_out(obs: Observation, cands: Sequence[tuple[int, ...] | None]) -> Callable[[int, Deal], Round]:
