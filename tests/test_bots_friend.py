@@ -33,6 +33,18 @@ def _positions(deals: int) -> Iterator[tuple[Round, Observation]]:
             table.step()
 
 
+def _calls(deals: int) -> Iterator[tuple[int, Observation]]:
+    """The dealer's view when it is to call a friend, in heuristic self-play, deal by deal."""
+    for i in range(deals):
+        deck, level, dealer = duplicate_deck(FRIEND, 5, i)
+        rnd = Round(rules=FRIEND, deck=deck, level=level, dealer=dealer)
+        table = Table(SoloRound(rnd), [make_bot("heuristic", seed=k) for k in range(4)])
+        while rnd.phase not in (Phase.CALL_FRIEND, Phase.DONE):
+            table.step()
+        if rnd.phase == Phase.CALL_FRIEND and rnd.turn is not None:
+            yield i, observe(rnd, rnd.turn)
+
+
 def test_a_hidden_friend_feeds_points_to_the_dealer_winning_the_trick() -> None:
     """Playing last to a trick the dealer wins, the friend nobody has seen yet (it holds the
     other copy of the called card) adds points when it has some in the suit led: it knows it
@@ -82,15 +94,7 @@ def test_samples_give_the_dealer_its_copy_of_the_called_card() -> None:
 def test_the_search_calls_a_card_it_holds_a_copy_of() -> None:
     """The calls the search compares keep the convention its samples rely on: when the usual
     call is a card the dealer holds a copy of, so is every other candidate."""
-    for i in range(12):
-        deck, level, dealer = duplicate_deck(FRIEND, 5, i)
-        rnd = Round(rules=FRIEND, deck=deck, level=level, dealer=dealer)
-        table = Table(SoloRound(rnd), [make_bot("heuristic", seed=k) for k in range(4)])
-        while rnd.phase not in (Phase.CALL_FRIEND, Phase.DONE):
-            table.step()
-        if rnd.phase != Phase.CALL_FRIEND or rnd.turn is None:
-            continue
-        obs = observe(rnd, rnd.turn)
+    for i, obs in _calls(12):
         usual = make_bot("heuristic", seed=0).call_friend(obs)
         cands = friend_candidates(obs, usual)
         if obs.hand.count(usual):
@@ -124,15 +128,7 @@ def test_the_search_simulates_the_call_its_dealer_will_make() -> None:
     that must be the call the dealer then makes (a plain ace it holds one copy of), not the first
     ace it lacks, or the simulated partner is not the real one."""
     compared = differs_from_first_ace = 0
-    for i in range(16):
-        deck, level, dealer = duplicate_deck(FRIEND, 5, i)
-        rnd = Round(rules=FRIEND, deck=deck, level=level, dealer=dealer)
-        table = Table(SoloRound(rnd), [make_bot("heuristic", seed=k) for k in range(4)])
-        while rnd.phase not in (Phase.CALL_FRIEND, Phase.DONE):
-            table.step()
-        if rnd.phase != Phase.CALL_FRIEND or rnd.turn is None:
-            continue
-        obs = observe(rnd, rnd.turn)
+    for i, obs in _calls(16):
         called = make_bot("heuristic", seed=0).call_friend(obs)
         assert usual_friend(obs.hand, obs.ctx, obs.decks) == called, i
         compared += 1
