@@ -57,6 +57,7 @@ def test_seats_are_named_as_the_viewer_sees_them(srv: LiveServer, browser: Any) 
     with players(browser, "en-US", "zh-CN") as (host, guest):
         host.goto(srv.url + "/")
         host.select_option("#speed", "slow")
+        host.fill("#name", "Alice")
         host.click("#btn-create-room")
         host.locator("#lobby").wait_for()
         guest.goto(host.locator("#share-link").inner_text())
@@ -79,9 +80,13 @@ def test_seats_are_named_as_the_viewer_sees_them(srv: LiveServer, browser: Any) 
         assert seat_label(guest, "bottom")[0] == "1" and seat_label(guest, "bottom")[1].startswith("我")
         assert seat_label(guest, "right")[0] == "2" and seat_label(guest, "right")[1].startswith("下家")
         assert seat_label(guest, "top")[0] == "3" and seat_label(guest, "top")[1].startswith("对家")
-        assert seat_label(guest, "left")[0] == "0" and seat_label(guest, "left")[1].startswith("上家")
+        # the host chose a name: it shows, and beside it where she sits (上家)
+        assert seat_label(guest, "left")[0] == "0" and seat_label(guest, "left")[1].startswith("Alice")
+        assert guest.locator(".felt .seat[data-pos='left'] .seat-place").inner_text() == "上家"
+        assert guest.locator(".felt .seat .seat-place").count() == 1, "an unnamed seat's name already says it"
         # the host in seat 0, in English: the compass follows the screen, the host at South
-        assert seat_label(host, "bottom")[0] == "0" and seat_label(host, "bottom")[1].startswith("South (you)")
+        assert seat_label(host, "bottom")[0] == "0" and seat_label(host, "bottom")[1].startswith("Alice (you)")
+        assert host.locator(".felt .seat .seat-place").count() == 0
         assert seat_label(host, "right")[0] == "1" and seat_label(host, "right")[1].startswith("East")
         assert seat_label(host, "left")[0] == "3" and seat_label(host, "left")[1].startswith("West")
 

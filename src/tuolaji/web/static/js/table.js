@@ -471,6 +471,8 @@ export class TablePage {
       const info = st.room.seats[seat];
       const turn = st.waiting_for === seat;
       const badges = [];
+      // a chosen name hides where that player sits in the order of play: say it (上家/下家...) beside it
+      const place = info.name && me !== null && seat !== me && n === 4 ? h("span", { class: "seat-place" }, defaultName(seat, n, me)) : null;
       if (v.dealer === seat) badges.push(h("span", { class: "badge dealer", title: t("dealer") }, lang() === "zh" ? "庄" : "D"));
       if (sides[seat] === "attacker") badges.push(h("span", { class: "badge att" }, lang() === "zh" ? "闲" : "A"));
       else if (sides[seat] === "dealer" && v.dealer !== seat && v.friend_card) badges.push(h("span", { class: "badge friend", title: t("friend_shown") }, lang() === "zh" ? "友" : "F"));
@@ -481,7 +483,7 @@ export class TablePage {
         class: "seat" + (turn ? " turn" : "") + (rel === 0 && this.me() !== null ? " me" : "") + (info.human ? " human" : ""),
         "data-pos": seatPlace(rel, n), "data-seat": seat, "aria-label": this.name(seat) + (turn ? `, ${t("your_turn")}` : ""),
       },
-      h("div", { class: "seat-name" }, this.name(seat), ...badges),
+      h("div", { class: "seat-name" }, this.name(seat), place, ...badges),
       rel !== 0 || this.me() === null ? h("div", { class: "seat-cards" }, h("span", { class: "mini-back", "aria-hidden": "true" }), t("cards_left", { n: v.hand_sizes[seat] })) : null,
       h("div", { class: "seat-timer", "data-timer-seat": seat }));
       felt.appendChild(box);
