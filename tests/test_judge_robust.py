@@ -60,3 +60,31 @@ def test_a_remembered_context_never_answers_for_a_request_it_would_refuse() -> N
     assert "trump" in handle_line(json.dumps({**ok, "trump": 0}))["error"]
     no_trump = handle_line(json.dumps({**ok, "trump": None, "plays": [["S3"], ["D4"]]}))
     assert no_trump["winner"] == 0
+
+
+def test_a_remembered_settings_object_answers_only_for_the_same_settings() -> None:
+    """Settings objects of plain values are remembered by their items: the same settings answer
+    the same (in any order), a value of another JSON type or another value is read afresh."""
+    ask = {"op": "surrender", "level": "2", "points": 30, "conceded": "dealer"}
+    for _ in range(2):  # the second time from memory
+        assert handle_line(json.dumps({**ask, "rules": {"surrender": True}}))["points"] == 80
+        assert handle_line(json.dumps({**ask, "rules": {"surrender": True, "decks": 3}}))["points"] == 120
+        assert handle_line(json.dumps({**ask, "rules": {"decks": 3, "surrender": True}}))["points"] == 120
+        assert "true or false" in handle_line(json.dumps({**ask, "rules": {"surrender": 1}}))["error"]
+        assert "conceding" in handle_line(json.dumps({**ask, "rules": {"surrender": False}}))["error"]
+        assert "integer" in handle_line(json.dumps({**ask, "rules": {"surrender": True, "stake": 1.0}}))["error"]
+        nested = handle_line(json.dumps({**ask, "rules": {"surrender": True, "stake": [100]}}))
+        assert "stake" in nested["error"]
+
+
+def test_a_line_is_read_as_json_reads_it() -> None:
+    """Whitespace around the document, a byte-order mark, extra data and bad JSON: the answers
+    say what json.loads would."""
+    good = '{"id":5,"op":"combos","level":"2","cards":["SA"]}'
+    for line in (good, good + "\n", " \t" + good + " \r\n", good.encode()):
+        assert handle_line(line)["combos"] == [{"type": "single", "cards": ["SA"]}]
+    assert handle_line(good + " 1")["error"] == "not valid JSON: Extra data at line 1 column 51"
+    assert "Extra data" in handle_line(good + "\x0b")["error"]  # not JSON whitespace
+    assert "Expecting" in handle_line('{"id":5,')["error"]
+    assert "BOM" in handle_line("\ufeff" + good)["error"]
+    assert "deep" in handle_line("[" * 100 + "]" * 100)["error"]

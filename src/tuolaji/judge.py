@@ -85,16 +85,25 @@ def _rules(spec: dict[str, Any]) -> RuleSet:
 _CONTEXTS: dict[tuple[object, ...], tuple[RuleSet, TrumpContext]] = {}  # see _context
 _CONTEXTS_MAX = 1024
 _PLAIN = (str, int, type(None))  # JSON values a context key may hold (lists and objects are read each time)
+_SETTING = (str, int, bool, type(None))  # values of a settings object remembered by its items (no floats: -0.0 == 0.0)
 
 
 def _context(req: dict[str, Any]) -> tuple[RuleSet, TrumpContext]:
-    """The rules and trump context a request names, remembered for a preset or the default rules:
-    clients ask again and again with the same few (types in the key: ``true`` is not ``1``)."""
+    """The rules and trump context a request names, remembered for a preset, the default rules or
+    a settings object of plain values: clients ask again and again with the same few (types in the
+    key: ``true`` is not ``1``; a settings object by its items in order)."""
     spec, decks, level, trump = req.get("rules"), req.get("decks"), req.get("level"), req.get("trump")
-    if not (type(spec) in _PLAIN and type(decks) in _PLAIN and type(level) in _PLAIN and type(trump) in _PLAIN):
+    if not (type(decks) in _PLAIN and type(level) in _PLAIN and type(trump) in _PLAIN):
+        return _read_context(req)
+    rules_key: object = spec
+    if type(spec) is dict:  # a settings object of plain values: its items, with their types
+        rules_key = tuple([(k, type(v), v) for k, v in spec.items()])
+        if not all(type(v) in _SETTING for v in spec.values()):
+            return _read_context(req)
+    elif type(spec) not in _PLAIN:
         return _read_context(req)
     # absent decks (the rules' own) is not null decks (refused)
-    key = (spec, "decks" in req, type(decks), decks, type(level), level, type(trump), trump)
+    key = (type(spec), rules_key, "decks" in req, type(decks), decks, type(level), level, type(trump), trump)
     got = _CONTEXTS.get(key)
     if got is None:
         got = _read_context(req)  # a request it refuses is refused again each time

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 MAX_JSON_DEPTH = 32  # every document the table accepts is at most ~6 levels deep
@@ -108,7 +109,10 @@ def depth(obj: Any) -> int:
         level = below
 
 
-_decode = json.JSONDecoder().decode  # what json.loads calls for text without a BOM, minus its argument checks
+_decoder = json.JSONDecoder()
+_decode = _decoder.decode  # what json.loads calls for text without a BOM, minus its argument checks
+_scan: Callable[[str, int], tuple[Any, int]] = _decoder.scan_once  # type: ignore[attr-defined]  # what decode calls after leading whitespace
+_NOTHING = object()
 
 
 def loads(raw: str | bytes | bytearray, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
@@ -118,9 +122,18 @@ def loads(raw: str | bytes | bytearray, *, max_depth: int = MAX_JSON_DEPTH) -> A
             raw = bytes(raw).decode("utf-8")
         except UnicodeDecodeError as exc:
             raise JSONInputError("bad_json", f"not UTF-8 text (byte {exc.start})") from None
+    data = _NOTHING
+    if type(raw) is str:
+        try:  # a document that starts at the first character and ends at the last, or before JSON whitespace
+            data, end = _scan(raw, 0)
+            if end != len(raw) and raw[end:].strip(" \t\n\r"):
+                data = _NOTHING
+        except Exception:  # the path below words it
+            data = _NOTHING
     try:
         # json.loads words a BOM (and anything not text) itself
-        data = _decode(raw) if type(raw) is str and not raw.startswith("\ufeff") else json.loads(raw)
+        if data is _NOTHING:
+            data = _decode(raw) if type(raw) is str and not raw.startswith("\ufeff") else json.loads(raw)
     except json.JSONDecodeError as exc:
         raise JSONInputError("bad_json", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
