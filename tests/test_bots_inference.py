@@ -88,3 +88,25 @@ def test_inference_is_a_search_setting_and_counts_in_the_budget() -> None:
     on.play(obs)
     off.play(obs)
     assert 0 < on.last_iterations < off.last_iterations  # the scored follows spent part of the budget
+
+
+def test_a_kept_likelihood_is_the_one_worked_out_afresh() -> None:
+    """The model keeps a follow's log-likelihood per the follower's cards it depends on (the led
+    suit's, trump's, the whole hand when short of the suit; the kitty it buried): every deal's
+    weight is the same as a model that has kept nothing works out, and deals do repeat them."""
+    repeats = 0
+    for preset in (None, "bianfeng-friend"):
+        rules = load_rules(preset)
+        for i in range(10):
+            deck, level, dealer = duplicate_deck(rules, 98, i)
+            bots = [HeuristicBot(s) for s in range(rules.players)]
+            rnd = play_to(Round(rules=rules, deck=deck, level=level, dealer=dealer), bots, tricks=4 + i)
+            if rnd.phase != Phase.PLAY or rnd.turn is None:
+                continue
+            obs = observe(rnd, rnd.turn)
+            model, mem, rng = PlayModel(obs), remember(obs), random.Random(i)
+            for _ in range(40):
+                hands, kitty = sample_hidden(obs, mem, rng)
+                assert model.log_weight(hands, kitty) == PlayModel(obs).log_weight(hands, kitty)
+            repeats += model.evaluations - len(model._logs)
+    assert repeats > 100

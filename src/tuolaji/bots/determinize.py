@@ -123,24 +123,30 @@ def _try_sample(prep: _Prepared, rng: random.Random, *, strict: bool, voids: boo
     # the most constrained cards first, so a void-heavy seat does not end up with leftovers
     options, sizes = prep.options(strict, voids)
     cards.sort(key=sizes.__getitem__)
+    random_ = rng.random
     for c in cards:
         seats = [s for s in options[c] if room[s] > 0]
-        if not seats:
+        if len(seats) == 1:  # r = random() * room[s] - room[s] < 0: this seat (the draw is made all the same)
+            random_()
+            s = seats[0]
+        elif not seats:
             return None
-        total = sum(map(room.__getitem__, seats))
-        r = rng.random() * total
-        for s in seats:
-            r -= room[s]
-            if r < 0:
-                break
+        else:
+            total = sum(map(room.__getitem__, seats))
+            r = random_() * total
+            for s in seats:
+                r -= room[s]
+                if r < 0:
+                    break
         out[s].append(c)
         room[s] -= 1
     if strict:
         mem, eff = prep.mem, prep.mem.ctx.eff
         for s, hand in out.items():
             if s != KITTY and mem.no_pairs[s]:
-                counts = Counter(hand)
-                if any(n >= 2 and eff[c] in mem.no_pairs[s] for c, n in counts.items()):
+                lacks = mem.no_pairs[s]
+                suited = [c for c in hand if eff[c] in lacks]
+                if len(set(suited)) < len(suited):  # a pair in a suit it has shown it holds none of
                     return None
     return out
 

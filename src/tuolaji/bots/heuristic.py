@@ -44,6 +44,7 @@ class MemoryThreats:
         self._suits: dict[int, dict[int, int]] | None = None
         self._tops: dict[tuple[int, int, int], int] = {}
         self._totals: dict[int, int] = {}
+        self._beaten: dict[tuple[tuple[int, ...], int, int, int, int, int], int] = {}
         self.seat, self.holds, self.sizes = mem.seat, mem.holds, sizes
         self.kitty = kitty if mem.kitty_hidden else 0
 
@@ -109,6 +110,36 @@ class MemoryThreats:
             share = sum(sizes[s] for s in beats) / room if room else 1.0
         return (1 - min(1.0, share)) ** sum(v for _, v in higher)
 
+    def beaten_by(self, seats: Sequence[int], suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:
+        """:meth:`could_beat` of any of ``seats``, from the lowest top that none of them beats,
+        kept per question (a lead's options ask it of the same foes for every top): a seat beats
+        a play of the led suit when it may hold the suit's unseen best (top below it) or may ruff
+        (any top); a ruff when it may hold the unseen best trump (top below it)."""
+        key = (tuple(seats), suit, tier, k, m, n)
+        safe_from = self._beaten.get(key)
+        if safe_from is None:
+            safe_from = _NEVER
+            void, no_pairs = self.void, self.no_pairs
+            for s in seats:
+                v = void[s]
+                if tier:  # a ruff: beaten by the unseen best trump, by a seat that may ruff
+                    if TRUMP not in v and (suit in v or self._few_left(suit, n)):
+                        safe_from = self.unseen_top(TRUMP, k, m)
+                        break
+                    continue
+                if (
+                    suit != TRUMP
+                    and TRUMP not in v
+                    and (suit in v or self._few_left(suit, n))
+                    and self.unseen_top(TRUMP, k, m) >= 0
+                ):
+                    safe_from = _ALWAYS  # it may ruff whatever the top
+                    break
+                if suit not in v and not (k >= 2 and suit in no_pairs[s]):
+                    safe_from = max(safe_from, self.unseen_top(suit, k, m))
+            self._beaten[key] = safe_from
+        return top < safe_from
+
     def could_beat(self, seat: int, suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:
         void = self.void[seat]
         trumps_possible = TRUMP not in void
@@ -127,6 +158,10 @@ class MemoryThreats:
         if suit in void or self._few_left(suit, n):
             return self.unseen_top(TRUMP, k, m) > top
         return False
+
+
+_NEVER = -(1 << 30)  # beaten_by: no top is beaten
+_ALWAYS = 1 << 30  # beaten_by: every top is beaten
 
 
 def trick_state(obs: Observation) -> TrickState:

@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from ..cards import NUM_KINDS, kind_counts
 from ..combos import Combo, decompose
 from ..engine.observation import Observation
-from ..trump import TrumpContext
+from ..trump import TRUMP, TrumpContext
 from .heuristic import MemoryThreats
 from .memory import _Notes
 from .tactics import TrickState, follow_options, score_follows
-from .teams import believed_sides, same_side_table
+from .teams import believed_sides, hidden_friend, same_side_table
 
 DEFAULT_POOL = 4  # deals drawn per kept deal
 DEFAULT_WINDOW = 6  # finished tricks read back (and the trick in progress)
@@ -56,6 +56,9 @@ class _Follow:
     left: tuple[int, ...]  # per card kind: copies not played in public before this play
     void: tuple[frozenset[int], ...]  # public voids and pair shortages shown before this trick
     no_pairs: tuple[frozenset[int], ...]
+    suit: int  # the led suit (effective)
+    held_suit: int  # cards of the led suit among ``since``
+    whole: int  # with at most this many cards of the led suit then, its options come from the whole hand
 
 
 class PlayModel:
@@ -66,26 +69,45 @@ class PlayModel:
     ) -> None:
         self.obs, self.ctx, self.temper, self.eps = obs, obs.ctx, temper, eps
         self.follows = _recent_follows(obs, window)
+        self._public_sides = same_side_table(obs.is_attacker, obs.players)
         self.evaluations = 0  # follows scored so far (the search counts them in its step budget)
-        # the log-likelihood of a follow depends only on the follower's hand then (and the kitty
-        # if it buried it): kept per follow and hand (sorted), for the deals that repeat them
-        # (late in a round most do); a repeat still counts as an evaluation, so budgets are unchanged
-        self._logs: dict[tuple[int, tuple[int, ...], tuple[int, ...] | None], float] = {}
+        # the log-likelihood of a follow depends only on some of the follower's cards then (and of
+        # the kitty if it buried it, see log_weight): kept per follow and those cards, for the deals
+        # that repeat them; a repeat still counts as an evaluation, so budgets are unchanged
+        self._logs: dict[tuple[int, bool, tuple[int, ...], tuple[int, ...] | None, bool], float] = {}
 
     def log_weight(self, hands: list[list[int]], kitty: list[int]) -> float:
         obs, ctx = self.obs, self.ctx
+        eff = ctx.eff
         total = 0.0
         burier_hidden = obs.kitty is None  # the burier knows the kitty: its cards are not unseen to it
+        friends = bool(obs.friend_calls)
         for i, f in enumerate(self.follows):
             knows_kitty = burier_hidden and f.seat == obs.dealer
-            # the hand then is the hand now and the follow's fixed ``since``: the hand now keys it
-            key = (i, tuple(sorted(hands[f.seat])), tuple(sorted(kitty)) if knows_kitty else None)
+            now = hands[f.seat]
+            e = f.suit
+            # The follow's score reads the follower's cards of the led suit (its options and what
+            # they break), the unseen cards of the led suit and of trump (the threats: ``left``
+            # less its hand and the kitty it knows), whether it is a hidden friend, and its whole
+            # hand only when short of the suit; the rest of ``since`` is fixed per follow. Those
+            # key the log-likelihood kept for the deals that repeat them.
+            suit_now = [c for c in now if eff[c] == e]
+            whole = len(suit_now) + f.held_suit <= f.whole
+            if whole:
+                mine: tuple[int, ...] = tuple(sorted(now))
+            elif e == TRUMP:
+                mine = tuple(sorted(suit_now))
+            else:
+                mine = tuple(sorted([c for c in now if eff[c] == e or eff[c] == TRUMP]))
+            seen_kitty = tuple(sorted([c for c in kitty if eff[c] == e or eff[c] == TRUMP])) if knows_kitty else None
+            hidden = friends and hidden_friend(obs, f.seat, {*now, *f.since})
+            key = (i, whole, mine, seen_kitty, hidden)
             self.evaluations += 1
             known = self._logs.get(key)
-            if known is not None:  # this follow from this hand (and kitty) scored before
+            if known is not None:  # this follow from these cards (and kitty) scored before
                 total += known
                 continue
-            hand = kind_counts(hands[f.seat])
+            hand = kind_counts(now)
             for c, n in f.since.items():
                 hand[c] = hand.get(c, 0) + n
             cards = sorted([c for c, n in hand.items() for _ in range(n)])
@@ -95,7 +117,12 @@ class PlayModel:
             if knows_kitty:
                 for c in kitty:
                     left[c] -= 1
-            is_attacker = believed_sides(obs, f.seat, hand)  # a hidden friend then knew its side
+            if hidden:  # a hidden friend then knew its side
+                is_attacker = believed_sides(obs, f.seat, hand)
+                sides = same_side_table(is_attacker, obs.players)
+            else:  # the public sides (what believed_sides answers then), one table for every follow
+                is_attacker = obs.is_attacker
+                sides = self._public_sides
             st = TrickState(
                 f.seat,
                 obs.players,
@@ -104,7 +131,7 @@ class PlayModel:
                 f.seats,
                 f.plays,
                 f.comps,
-                same_side_table(is_attacker, obs.players),
+                sides,
                 is_attacker(f.seat),
                 max(1, len(cards) // len(f.plays[0])),
             )
@@ -114,8 +141,8 @@ class PlayModel:
             scored = score_follows(st, _ThenThreats(ctx, left, f.void, f.no_pairs, f.seat), options)
             top = max([s for s, _ in scored])
             z = sum([math.exp((s - top) / self.temper) for s, _ in scored])
-            mine = next(s for s, p in scored if p == f.play)
-            prob = (1 - self.eps) * math.exp((mine - top) / self.temper) / z + self.eps / len(scored)
+            chosen = next(s for s, p in scored if p == f.play)
+            prob = (1 - self.eps) * math.exp((chosen - top) / self.temper) / z + self.eps / len(scored)
             known = self._logs[key] = math.log(prob)
             total += known
         return total
@@ -138,6 +165,7 @@ class _ThenThreats(MemoryThreats):
         self._by_suit: dict[int, dict[int, int]] = {}
         self._tops: dict[tuple[int, int, int], int] = {}
         self._totals: dict[int, int] = {}
+        self._beaten: dict[tuple[tuple[int, ...], int, int, int, int, int], int] = {}
 
     def unseen(self, suit: int) -> dict[int, int]:
         got = self._by_suit.get(suit)
@@ -196,6 +224,9 @@ def _recent_follows(obs: Observation, window: int) -> list[_Follow]:
                         tuple(obs.decks - seen[c] for c in range(NUM_KINDS)),
                         void,
                         no_pairs,
+                        ctx.eff[t.plays[0][0]],
+                        sum(1 for c, n in since[s].items() if ctx.eff[c] == ctx.eff[t.plays[0][0]] for _ in range(n)),
+                        0 if len(t.plays[0]) == 1 else len(t.plays[0]),
                     )
                 )
             seen.update(p)

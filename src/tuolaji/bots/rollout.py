@@ -136,6 +136,7 @@ def rollout(rnd: Round, rng: random.Random, policy: Policy | None = None) -> int
         assert seat is not None
         rnd.apply_unchecked(Play(seat, pick(rnd, seat, rng)))
         steps += 1
+    _CURRENT.clear()  # the policy's oracle for this round is done with
     return steps
 
 
@@ -157,11 +158,34 @@ _NONE: Mapping[int, int] = {}  # no cards of a suit (never written)
 
 
 class HandThreats:
-    """Threats judged from the (sampled) hands themselves: fine inside a rollout."""
+    """Threats judged from the (sampled) hands themselves: fine inside a rollout.
+
+    One rollout asks the same questions of the same hands many times (every option of a play,
+    and the next seats of the trick again): the answers are kept per seat while its hand is
+    unchanged (the same list, the same length: a hand only shrinks as the seat plays), so one
+    oracle serves the whole rollout (:func:`_threats`)."""
 
     def __init__(self, rnd: Round) -> None:
         self.rnd = rnd
-        self._held: dict[tuple[int, int, int, int], tuple[bool, int, int]] = {}
+        assert rnd.ctx is not None
+        self._order = rnd.ctx.order
+        # per seat: (its hand list, that hand's length, the answers for it)
+        self._held: list[tuple[list[int], int, dict[tuple[int, int, int], tuple[bool, int, int]]] | None] = [None] * rnd.players
+        self._sides: tuple[tuple[bool, ...], Callable[[int, int], bool]] | None = None
+        self._calls: list[int | None] = []
+
+    def sides(self) -> tuple[tuple[bool, ...], Callable[[int, int], bool]]:
+        """Per seat whether it attacks, and whether two seats play together: the sampled deal's
+        truth (:func:`_attackers`), asked again only when a friend call settles (find-a-friend)."""
+        calls = self.rnd.call_seats
+        if self._sides is None or calls != self._calls:
+            att = _attackers(self.rnd)
+
+            def side(a: int, b: int) -> bool:
+                return att[a] == att[b]
+
+            self._sides, self._calls = (att, side), list(calls)
+        return self._sides
 
     def by_suit(self, seat: int) -> dict[int, Counter[int]]:
         """The seat's cards per suit it still holds (the round keeps them up to date)."""
@@ -172,25 +196,43 @@ class HandThreats:
 
     def _holding(self, seat: int, suit: int, k: int, m: int) -> tuple[bool, int, int]:
         """What ``seat`` could answer a ``(k, m)`` lead of ``suit`` with: (whether it holds the
-        suit, how many cards of it or else of trump, their best top). Kept per question: one
-        decision asks it for many options, and hands do not change within a decision."""
-        key = (seat, suit, k, m)
-        got = self._held.get(key)
+        suit, how many cards of it or else of trump, their best top), kept while its hand is
+        unchanged."""
+        hand = self.rnd.hands[seat]
+        kept = self._held[seat]
+        if kept is None or kept[0] is not hand or kept[1] != len(hand):
+            kept = self._held[seat] = (hand, len(hand), {})
+        answers = kept[2]
+        key = (suit, k, m)
+        got = answers.get(key)
         if got is None:
             by_suit = self.rnd.suit_counts(seat)
             own = by_suit.get(suit)
             cards = own if own else (by_suit.get(TRUMP) if suit != TRUMP else None)
             if not cards:
                 got = (False, 0, -1)
+            elif k == 1:  # best_top of singles (the round keeps no zero counts)
+                got = (bool(own), sum(cards.values()), max(map(self._order.__getitem__, cards)))
             else:
-                assert self.rnd.ctx is not None
-                got = (bool(own), sum(cards.values()), best_top(cards, k, m, self.rnd.ctx.order))
-            self._held[key] = got
+                got = (bool(own), sum(cards.values()), best_top(cards, k, m, self._order))
+            answers[key] = got
         return got
 
     def hold_chance(self, seats: Sequence[int], suit: int, tier: int, k: int, m: int, top: int, n: int) -> float:
         """An opponent that holds a beating play (in this sample) mostly uses it."""
-        return BEATEN_HOLDS if any(self.could_beat(s, suit, tier, k, m, top, n) for s in seats) else 1.0
+        return BEATEN_HOLDS if self.beaten_by(seats, suit, tier, k, m, top, n) else 1.0
+
+    def beaten_by(self, seats: Sequence[int], suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:
+        """:meth:`could_beat` of any of ``seats`` (its test inline)."""
+        holding = self._holding
+        for seat in seats:
+            own, count, best = holding(seat, suit, k, m)
+            if own:
+                if tier == 0 and count >= n and best > top:
+                    return True
+            elif count >= n and best > (top if tier == 1 else -1):
+                return True
+        return False
 
     def could_beat(self, seat: int, suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:
         own, count, best = self._holding(seat, suit, k, m)
@@ -246,6 +288,18 @@ def _attackers(rnd: Round) -> tuple[bool, ...]:
     return got
 
 
+_CURRENT: list[HandThreats] = []  # the threats of the round a rollout is playing (see rollout())
+
+
+def _threats(rnd: Round) -> HandThreats:
+    """The oracle of the round being played out, kept from play to play of one rollout."""
+    if _CURRENT and _CURRENT[0].rnd is rnd:
+        return _CURRENT[0]
+    got = HandThreats(rnd)
+    _CURRENT[:] = [got]
+    return got
+
+
 def tactical_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     """The heuristic's trick tactics, with threats read from the sampled hands."""
     trick = rnd.trick
@@ -253,14 +307,14 @@ def tactical_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     assert trick is not None and ctx is not None
     hand = rnd.hands[seat]
     plays = trick.plays
-    att = _attackers(rnd)
-
-    def side(a: int, b: int) -> bool:
-        return att[a] == att[b]
-
+    if plays and len(plays[0]) == 1:
+        own = rnd.suit_counts(seat).get(ctx.eff[plays[0][0]])
+        if own is not None and len(own) == 1:  # one card kind of the suit: the only follow
+            return (next(iter(own)),)
+    threats = _threats(rnd)
+    att, side = threats.sides()
     tricks_left = max(1, len(hand) // len(plays[0])) if plays else len(hand)
     st = TrickState(seat, rnd.players, hand, ctx, trick.seats, plays, trick.lead_comps, side, att[seat], tricks_left)
-    threats = HandThreats(rnd)
     if plays:
         if len(plays[0]) == 1:  # a single led: every card kind of the suit, or of the hand when void
             by_suit = rnd.suit_counts(seat)

@@ -37,6 +37,10 @@ class Threats(Protocol):
         """The chance that none of ``seats`` (opponents still to play) beats such a play."""
         ...
 
+    def beaten_by(self, seats: Sequence[int], suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:
+        """Might any of ``seats`` beat such a play (``could_beat`` of any)?"""
+        ...
+
 
 @dataclass(slots=True)
 class TrickState:
@@ -497,7 +501,7 @@ def score_leads(
     trump_rich = n_trump * 2 >= len(st.hand)
     foes = [s for j in range(1, st.players) for s in [(st.seat + j) % st.players] if not st.same_side(s, st.seat)]
     have: dict[int, int] | None = None  # counted when a lead is not safe
-    could_beat = threats.could_beat
+    beaten_by = threats.beaten_by
     last_tricks = st.tricks_left <= 2
     scored: list[tuple[float, tuple[int, ...]]] = []
     facts = _LEADS.get
@@ -506,11 +510,7 @@ def score_leads(
         got = facts((ctx, p))
         e, k, m, top, pts, total_strength = got if got is not None else _lead_facts(p, ctx)
         size = len(p)
-        safe = True
-        for o in foes:
-            if could_beat(o, e, 0, k, m, top, size):
-                safe = False
-                break
+        safe = not beaten_by(foes, e, 0, k, m, top, size)
         if safe:
             score = 6.0 + 2.0 * size + pts * 0.5
             if last_tricks and size > 1:

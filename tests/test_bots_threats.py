@@ -1,0 +1,75 @@
+"""The threat oracles' shortcuts answer exactly what their plain questions do.
+
+A lead's options ask whether any opponent could beat each of them (``beaten_by``): the card
+memory's oracle answers from the lowest top nobody beats, kept per question; the rollouts' oracle
+keeps each seat's holdings for a whole rollout, while its hand is unchanged. Both must agree with
+asking ``could_beat`` seat by seat, on real positions of heuristic self-play.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from selfplay import heuristic_plays
+from tuolaji.bots.heuristic import MemoryThreats
+from tuolaji.bots.memory import remember
+from tuolaji.bots.rollout import HandThreats
+from tuolaji.engine.actions import Play
+from tuolaji.engine.legal import random_play
+from tuolaji.engine.observation import observe
+from tuolaji.trump import TRUMP
+
+SHAPES = ((1, 1, 1), (2, 1, 2), (2, 2, 4), (3, 1, 3), (1, 1, 2))  # (k, m, cards)
+
+
+@pytest.mark.parametrize("preset", [None, "three-deck", "bianfeng-friend"])
+def test_beaten_by_is_could_beat_of_any_seat(preset: str | None) -> None:
+    rng = random.Random(7)
+    asked = beaten = 0
+    for rnd in heuristic_plays(preset, 43, 0):
+        seat = rnd.turn
+        assert seat is not None and rnd.ctx is not None
+        obs = observe(rnd, seat, with_events=False)
+        oracles = [MemoryThreats(remember(obs), obs.hand_sizes, obs.kitty_size), HandThreats(rnd.copy())]
+        others = [s for s in range(rnd.players) if s != seat]
+        for _ in range(12):
+            seats = rng.sample(others, rng.randint(0, len(others)))
+            suit, tier = rng.choice([0, 1, 2, 3, TRUMP]), rng.randint(0, 1)
+            k, m, n = rng.choice(SHAPES)
+            top = rng.randint(0, 14)
+            for threats in oracles:
+                want = any(threats.could_beat(s, suit, tier, k, m, top, n) for s in seats)
+                assert threats.beaten_by(seats, suit, tier, k, m, top, n) == want
+                # asked again (kept answers), and with the seats in another order
+                assert threats.beaten_by(seats[::-1], suit, tier, k, m, top, n) == want
+                asked += 1
+                beaten += want
+    assert asked > 1000 and 0 < beaten < asked
+
+
+def test_the_rollout_oracle_follows_the_hands_as_they_are_played() -> None:
+    """One oracle serves a whole rollout: after each play its answers are those of a new oracle."""
+    rng = random.Random(3)
+    checked = 0
+    for i, rnd in enumerate(heuristic_plays(None, 44, 1)):
+        if i % 9:
+            continue
+        play = rnd.copy()
+        kept = HandThreats(play)
+        while play.trick is not None and play.hands[play.turn or 0] and checked < 4000:
+            fresh = HandThreats(play)
+            for s in range(play.players):
+                for suit in (0, 1, 2, 3, TRUMP):
+                    for k, m, n in SHAPES:
+                        top = rng.randint(0, 14)
+                        for tier in (0, 1):
+                            assert kept.could_beat(s, suit, tier, k, m, top, n) == fresh.could_beat(s, suit, tier, k, m, top, n)
+                            checked += 1
+            seat = play.turn
+            assert seat is not None
+            play.apply_unchecked(Play(seat, random_play(play, seat, rng)))
+            if play.result is not None:
+                break
+    assert checked >= 4000
