@@ -7,6 +7,7 @@
     python benchmarks/bench_bots.py rollouts [--policy tactical] [--repeat 5]   # one core
     python benchmarks/bench_bots.py inference [--deals 12] [--pool 4] [--window 6]   # one core
     python benchmarks/bench_bots.py table   [--deals 2000] [--search-deals 500] [--only NAME ...] [--batch 10]
+    python benchmarks/bench_bots.py summary LOG [LOG ...]   # the figures of a --deal-log so far
 
 ``table`` plays the fixed ladder (random, easy, normal, heuristic, expert, oracle: each
 against the one below) and the expert's ablations (the expert against itself with one part
@@ -375,9 +376,54 @@ def table(args: argparse.Namespace) -> bool:
     return True
 
 
+def summarize(paths: list[str]) -> list[dict[str, Any]]:
+    """The figures ``table`` prints, worked out from ``--deal-log`` files: one summary per pairing
+    (A, B), each deal counted once (a deal logged twice, say by a continued run that overlapped,
+    keeps its first line; a torn last line of a running log is skipped)."""
+    from tuolaji.sim.runner import GameRecord, SideStats
+
+    pairings: dict[tuple[str, str], dict[int, DealResult]] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError:
+                    continue  # the line a running process is writing
+                deals = pairings.setdefault((row["a"], row["b"]), {})
+                if row["deal"] not in deals:
+                    games = [GameRecord(**g) for g in row["games"]]
+                    deals[row["deal"]] = DealResult(row["deal"], games, SideStats(), SideStats())
+    out = []
+    for (a, b), deals in pairings.items():
+        res = PairingResult(a, b)
+        res.add([deals[i] for i in sorted(deals)])
+        s = res.summary()
+        for key in ("illegal", "illegal_by_side", "external_faults", "external_fault_reasons", "latency_ms"):
+            del s[key]  # not in the log
+        indices = sorted(deals)
+        s["first_deal"], s["last_deal"] = indices[0], indices[-1]
+        s["missing"] = indices[-1] - indices[0] + 1 - len(indices)
+        out.append(s)
+    return out
+
+
+def summary(args: argparse.Namespace) -> bool:
+    for s in summarize(args.logs):
+        print(json.dumps(s))
+        print(
+            f"{s['a']} vs {s['b']}: deals {s['first_deal']}-{s['last_deal']} ({s['deals']}, {s['missing']} missing): "
+            f"{s['a_level_gain_per_deal']:+.3f} levels/deal [{s['ci95'][0]:+.3f}, {s['ci95'][1]:+.3f}], "
+            f"{s['a_deal_win_rate']:.1%} of deals won, kitty captured attacking {s['a_kitty_captures']} / "
+            f"{s['b_kitty_captures']}"
+        )
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("summary").add_argument("logs", nargs="+", help="--deal-log files")
     for name in ("ladder", "latency", "illegal", "budget", "rollouts", "table", "inference"):
         s = sub.add_parser(name)
         s.add_argument("--workers", type=int, default=1)
@@ -426,6 +472,7 @@ def main(argv: list[str] | None = None) -> int:
         "rollouts": rollouts,
         "table": table,
         "inference": inference,
+        "summary": summary,
     }[args.cmd](args)
     return 0 if ok else 1
 

@@ -1,0 +1,34 @@
+"""The deal log of ``benchmarks/bench_bots.py table --deal-log`` gives back the run's figures
+(``bench_bots.py summary``), so a long run stopped part-way can be read and continued."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+
+import bench_bots  # noqa: E402
+
+KEYS = ("deals", "a_level_gain_per_deal", "ci95", "a_deal_win_rate", "a_kitty_captures", "b_kitty_captures", "kitty")
+
+
+def test_the_deal_log_gives_the_figures_of_the_run_that_wrote_it(tmp_path: Path) -> None:
+    log = tmp_path / "deals.jsonl"
+    first = bench_bots._run("heuristic", "random", 4, 1, 2026, batch=2, deal_log=str(log))
+    [whole] = bench_bots.summarize([str(log)])
+    assert {k: whole[k] for k in KEYS} == {k: first[k] for k in KEYS}
+    assert (whole["first_deal"], whole["last_deal"], whole["missing"]) == (0, 3, 0)
+
+
+def test_a_continued_log_counts_each_deal_once_and_skips_a_torn_line(tmp_path: Path) -> None:
+    log = tmp_path / "deals.jsonl"
+    both = bench_bots._run("heuristic", "random", 5, 1, 2026, deal_log=str(tmp_path / "straight.jsonl"))
+    bench_bots._run("heuristic", "random", 3, 1, 2026, deal_log=str(log))
+    bench_bots._run("heuristic", "random", 3, 1, 2026, deal_log=str(log), first_deal=2)  # deal 2 again
+    with open(log, "a", encoding="utf-8") as f:
+        f.write(json.dumps({"a": "heuristic", "b": "random", "deal": 5})[:20])  # a line being written
+    [whole] = bench_bots.summarize([str(log)])
+    assert {k: whole[k] for k in KEYS} == {k: both[k] for k in KEYS}
+    assert whole["deals"] == 5 and whole["missing"] == 0
