@@ -111,7 +111,7 @@ def play_reason(obs: Observation, cards: tuple[int, ...]) -> str | None:
     return follow_reason(trick.plays[0], obs.hand, cards, obs.ctx)
 
 
-DEFAULT_TIMEOUT = 10.0  # seconds: a search bot's 1 s cap, several times over, on a loaded machine
+DEFAULT_TIMEOUT = 10.0  # seconds: a search bot's 2 s cap, several times over, on a loaded machine
 
 # Fault kinds, the first word of every reason: what went wrong, for the tournament report.
 TIMEOUT, CRASH, UNREADABLE, ILLEGAL = "timeout", "crash", "unreadable", "illegal"

@@ -41,12 +41,12 @@ from .registry import register
 from .rollout import POLICIES, Policy, greedy_play, rollout, value
 from .search_setup import Deal, bury_play_out, compare, declare_candidates, declare_play_out, friend_candidates, friend_play_out
 
-DEFAULT_STEPS = 2_750  # simulated plays per decision: about 0.1 s on one core (2,000 before the fourth session's speed-up)
+DEFAULT_STEPS = 11_000  # simulated plays per decision: p95 0.6 s on one core in the slowest preset (docs/bots.md, session 6)
 DEFAULT_DEEP = 3  # tricks of tactical play in a rollout before the greedy tail
 DEFAULT_ITERATIONS = 200
 MIN_SAMPLES = 4  # fewer samples than this never overrule the heuristic
-DEFAULT_TIME = 1.0  # seconds, a cap; the step budget normally ends the search well before
-DEFAULT_SETUP_STEPS = 11_000  # simulated plays for a declaration, bury or friend call (whole rounds; 8,000 before)
+DEFAULT_TIME = 2.0  # CPU seconds, a cap (the latency target's maximum); the step budget normally ends the search first
+DEFAULT_SETUP_STEPS = 44_000  # simulated plays for a declaration, bury or friend call (whole rounds)
 DEFAULT_ENDGAME = 4  # cards in hand at most when the rest of the round is solved exactly per sample
 DEFAULT_ENDGAME_NODES = 20_000  # positions per endgame decision, all samples together
 DEFAULT_FINAL = 2  # cards in hand from which a rollout's tail plays the tactics again (the last tricks)
