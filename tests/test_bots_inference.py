@@ -13,10 +13,12 @@ from tuolaji.bots.inference import PlayModel, sample_weighted
 from tuolaji.bots.memory import remember
 from tuolaji.bots.search import SearchBot
 from tuolaji.cards import POINTS
+from tuolaji.combos import best_top
 from tuolaji.engine.observation import Observation, observe
 from tuolaji.engine.round import Phase, Round
 from tuolaji.ruleset import load_rules
 from tuolaji.sim.runner import duplicate_deck
+from tuolaji.trump import TRUMP
 
 RULES = load_rules(None)
 
@@ -108,5 +110,13 @@ def test_a_kept_likelihood_is_the_one_worked_out_afresh() -> None:
             for _ in range(40):
                 hands, kitty = sample_hidden(obs, mem, rng)
                 assert model.log_weight(hands, kitty) == PlayModel(obs).log_weight(hands, kitty)
+                for j, f in enumerate(model.follows):  # the trump part of the key: the threats' answer
+                    # (a kitty known to the follower: here another hand's trumps, as dealers seldom bury any)
+                    known = [c for c in hands[(f.seat + 1) % rules.players] if obs.ctx.eff[c] == TRUMP]
+                    for kit in (None, known):
+                        unseen = Counter({c: f.left[c] for c in range(len(f.left)) if obs.ctx.eff[c] == TRUMP})
+                        unseen.subtract(hands[f.seat] + list(f.since.elements()) + (kit or []))
+                        want = best_top(+unseen, f.comps[0].k, f.comps[0].m, obs.ctx.order)
+                        assert model._trump_top(j, hands[f.seat], kit) == want
             repeats += model.evaluations - len(model._logs)
     assert repeats > 100

@@ -27,7 +27,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from ..cards import NUM_KINDS, kind_counts
-from ..combos import Combo, decompose
+from ..combos import Combo, best_top, decompose
 from ..engine.observation import Observation
 from ..trump import TRUMP, TrumpContext
 from .heuristic import MemoryThreats
@@ -74,7 +74,24 @@ class PlayModel:
         # the log-likelihood of a follow depends only on some of the follower's cards then (and of
         # the kitty if it buried it, see log_weight): kept per follow and those cards, for the deals
         # that repeat them; a repeat still counts as an evaluation, so budgets are unchanged
-        self._logs: dict[tuple[int, bool, tuple[int, ...], tuple[int, ...] | None, bool], float] = {}
+        self._logs: dict[tuple[int, bool, tuple[int, ...], tuple[int, ...] | None, int, bool], float] = {}
+        # per follow: the copies of each trump kind unseen by the follower then, before its hand
+        # now and the kitty are taken out (not played before it, not played by it since)
+        self._trumps = [{c: f.left[c] - f.since.get(c, 0) for c in _kinds(self.ctx, TRUMP)} for f in self.follows]
+
+    def _trump_top(self, i: int, now: list[int], kitty: list[int] | None) -> int:
+        """``unseen_top(TRUMP, k, m)`` of follow ``i``'s threats (the lead's shape) in this deal."""
+        f = self.follows[i]
+        left = dict(self._trumps[i])
+        eff = self.ctx.eff
+        for c in now:
+            if eff[c] == TRUMP:
+                left[c] -= 1
+        if kitty is not None:
+            for c in kitty:
+                if eff[c] == TRUMP:
+                    left[c] -= 1
+        return best_top({c: n for c, n in left.items() if n > 0}, f.comps[0].k, f.comps[0].m, self.ctx.order)
 
     def log_weight(self, hands: list[list[int]], kitty: list[int]) -> float:
         obs, ctx = self.obs, self.ctx
@@ -87,21 +104,18 @@ class PlayModel:
             now = hands[f.seat]
             e = f.suit
             # The follow's score reads the follower's cards of the led suit (its options and what
-            # they break), the unseen cards of the led suit and of trump (the threats: ``left``
-            # less its hand and the kitty it knows), whether it is a hidden friend, and its whole
-            # hand only when short of the suit; the rest of ``since`` is fixed per follow. Those
-            # key the log-likelihood kept for the deals that repeat them.
+            # they break), its whole hand only when short of the suit, the unseen cards of the led
+            # suit (``left`` less its hand and the kitty it knows), of trump only their best top of
+            # the lead's shape (whether a foe may ruff, or beat a partner's ruff), and whether it is
+            # a hidden friend; the rest of ``since`` is fixed per follow. Those key the
+            # log-likelihood kept for the deals that repeat them.
             suit_now = [c for c in now if eff[c] == e]
             whole = len(suit_now) + f.held_suit <= f.whole
-            if whole:
-                mine: tuple[int, ...] = tuple(sorted(now))
-            elif e == TRUMP:
-                mine = tuple(sorted(suit_now))
-            else:
-                mine = tuple(sorted([c for c in now if eff[c] == e or eff[c] == TRUMP]))
-            seen_kitty = tuple(sorted([c for c in kitty if eff[c] == e or eff[c] == TRUMP])) if knows_kitty else None
+            mine: tuple[int, ...] = tuple(sorted(now)) if whole else tuple(sorted(suit_now))
+            seen_kitty = tuple(sorted([c for c in kitty if eff[c] == e])) if knows_kitty else None
+            trump_top = -2 if e == TRUMP else self._trump_top(i, now, kitty if knows_kitty else None)
             hidden = friends and hidden_friend(obs, f.seat, {*now, *f.since})
-            key = (i, whole, mine, seen_kitty, hidden)
+            key = (i, whole, mine, seen_kitty, trump_top, hidden)
             self.evaluations += 1
             known = self._logs.get(key)
             if known is not None:  # this follow from these cards (and kitty) scored before
