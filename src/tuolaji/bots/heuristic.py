@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
-from ..cards import POINTS, LevelRank, is_joker, is_level_card, suit_of
+from ..cards import NUM_KINDS, POINTS, LevelRank, is_joker, is_level_card, suit_of
 from ..combos import best_top, decompose
 from ..engine.observation import Observation
 from ..trump import TRUMP, TrumpContext
@@ -22,6 +22,18 @@ from .memory import Memory, remember
 from .registry import register
 from .tactics import BEATEN_HOLDS, HELD, TrickState, follow_options, lead_options, score_follows, score_leads
 from .teams import believed_sides, same_side, same_side_table
+
+_KINDS: dict[tuple[TrumpContext, int], tuple[int, ...]] = {}
+
+
+def _kinds(ctx: TrumpContext, suit: int) -> tuple[int, ...]:
+    """The card kinds of an effective suit, in card order (one table per context and suit)."""
+    got = _KINDS.get((ctx, suit))
+    if got is None:
+        if len(_KINDS) >= 1024:
+            _KINDS.clear()
+        got = _KINDS[ctx, suit] = tuple(c for c in range(NUM_KINDS) if ctx.eff[c] == suit)
+    return got
 
 
 class MemoryThreats:
@@ -42,6 +54,7 @@ class MemoryThreats:
         self.void: Sequence[AbstractSet[int]] = mem.void
         self.no_pairs: Sequence[AbstractSet[int]] = mem.no_pairs
         self._suits: dict[int, dict[int, int]] | None = None
+        self._by_suit: dict[int, dict[int, int]] = {}
         self._tops: dict[tuple[int, int, int], int] = {}
         self._totals: dict[int, int] = {}
         self._beaten: dict[tuple[tuple[int, ...], int, int, int, int, int], int] = {}
@@ -49,7 +62,15 @@ class MemoryThreats:
         self.kitty = kitty if mem.kitty_hidden else 0
 
     def unseen(self, suit: int) -> dict[int, int]:
-        """``mem.unseen_in(suit)`` as a plain dict (read only): every suit's share sorted out in one pass."""
+        """``mem.unseen_in(suit)`` as a plain dict (read only): from the memory's copies left per
+        card kind, the suit's kinds (a decision asks about few suits), else every suit's share
+        of ``mem.unseen`` sorted out in one pass."""
+        left = self.mem.left
+        if left is not None:
+            got = self._by_suit.get(suit)
+            if got is None:
+                got = self._by_suit[suit] = {c: left[c] for c in _kinds(self.ctx, suit) if left[c] > 0}
+            return got
         suits = self._suits
         if suits is None:
             suits = self._suits = {}
@@ -215,13 +236,10 @@ def scored_plays(obs: Observation, mem: Memory) -> list[tuple[float, tuple[int, 
     ally = [s for s in range(obs.players) if s != obs.seat and same_side(is_attacker, s, obs.seat)]
     foes = [s for s in range(obs.players) if not same_side(is_attacker, s, obs.seat)]
     options = lead_options(obs.hand, obs.ctx, threats.unseen_top)  # the tops could_beat asks for again
-    return score_leads(
-        st,
-        threats,
-        options,
-        lambda e: any(e in mem.void[s] and TRUMP not in mem.void[s] for s in ally),
-        lambda e: any(e in mem.void[s] for s in foes),
-    )
+    # the suits some partner who may ruff (some opponent) has shown void in, asked per option
+    ally_void = {e for s in ally if TRUMP not in mem.void[s] for e in mem.void[s]}
+    foe_void = {e for s in foes for e in mem.void[s]}
+    return score_leads(st, threats, options, ally_void.__contains__, foe_void.__contains__)
 
 
 def trump_length(hand: tuple[int, ...] | list[int], ctx_suit: int | None, level: LevelRank) -> int:

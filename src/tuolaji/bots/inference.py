@@ -30,7 +30,7 @@ from ..cards import NUM_KINDS, kind_counts
 from ..combos import Combo, best_top, decompose
 from ..engine.observation import Observation
 from ..trump import TRUMP, TrumpContext
-from .heuristic import MemoryThreats
+from .heuristic import MemoryThreats, _kinds
 from .memory import _Notes
 from .tactics import TrickState, follow_options, score_follows
 from .teams import believed_sides, hidden_friend, same_side_table
@@ -187,19 +187,6 @@ class _ThenThreats(MemoryThreats):
             left = self._left
             got = self._by_suit[suit] = {c: left[c] for c in _kinds(self.ctx, suit) if left[c] > 0}
         return got
-
-
-_KINDS: dict[tuple[TrumpContext, int], tuple[int, ...]] = {}
-
-
-def _kinds(ctx: TrumpContext, suit: int) -> tuple[int, ...]:
-    """The card kinds of an effective suit, in card order (one table per context and suit)."""
-    got = _KINDS.get((ctx, suit))
-    if got is None:
-        if len(_KINDS) >= 1024:
-            _KINDS.clear()
-        got = _KINDS[ctx, suit] = tuple(c for c in range(NUM_KINDS) if ctx.eff[c] == suit)
-    return got
 
 
 def _recent_follows(obs: Observation, window: int) -> list[_Follow]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from ..cards import NUM_KINDS
 from ..combos import decompose
@@ -17,18 +16,43 @@ from ..engine.observation import Observation, PublicTrick
 from ..trump import TrumpContext
 
 
-@dataclass(slots=True)
 class Memory:
-    """What a seat knows from public play. Read-only: it may share the notes kept per round."""
+    """What a seat knows from public play. Read-only: it may share the notes kept per round.
 
-    seat: int
-    ctx: TrumpContext
-    played: Counter[int]  # every card played in public so far
-    unseen: Counter[int]  # cards in other hands or in a kitty this seat did not bury
-    void: list[set[int]]  # per seat: effective suits it has shown it lacks
-    no_pairs: list[set[int]]  # per seat: effective suits in which it has shown it holds no pair
-    holds: list[Counter[int]]  # per seat: cards it is known to hold (failed throws, declarations)
-    kitty_hidden: bool  # the kitty is among the unseen cards (this seat did not bury it)
+    Made by :func:`remember` with ``left`` (per card kind, the copies this seat has not seen),
+    the unseen cards are counted from it only when first asked for: the heuristic's threats read
+    ``left`` of the suits they ask about, and many decisions ask none."""
+
+    __slots__ = ("seat", "ctx", "played", "_unseen", "void", "no_pairs", "holds", "kitty_hidden", "left")
+
+    def __init__(
+        self,
+        seat: int,
+        ctx: TrumpContext,
+        played: Counter[int],  # every card played in public so far
+        unseen: Counter[int] | None,  # cards in other hands or in a kitty this seat did not bury (None: from ``left``)
+        void: list[set[int]],  # per seat: effective suits it has shown it lacks
+        no_pairs: list[set[int]],  # per seat: effective suits in which it has shown it holds no pair
+        holds: list[Counter[int]],  # per seat: cards it is known to hold (failed throws, declarations)
+        kitty_hidden: bool,  # the kitty is among the unseen cards (this seat did not bury it)
+        left: Sequence[int] | None = None,  # per card kind: unseen copies (when ``unseen`` is None)
+    ) -> None:
+        assert unseen is not None or left is not None
+        self.seat, self.ctx, self.played, self._unseen = seat, ctx, played, unseen
+        self.void, self.no_pairs, self.holds, self.kitty_hidden = void, no_pairs, holds, kitty_hidden
+        self.left = left if unseen is None else None
+
+    @property
+    def unseen(self) -> Counter[int]:
+        """Cards in other hands or in a kitty this seat did not bury, in card order."""
+        got = self._unseen
+        if got is None:
+            assert self.left is not None
+            got = self._unseen = Counter()
+            dict.update(
+                got, {c: n for c, n in enumerate(self.left) if n > 0}
+            )  # (Counter's own update checks its argument's type)
+        return got
 
     def unseen_in(self, suit: int) -> Counter[int]:
         eff = self.ctx.eff
@@ -91,8 +115,10 @@ class _Notes:
             if shared:
                 h = holds[t.leader] = Counter(h)
             h.update(Counter(t.attempted) - Counter(lead))
+        count = played.get
         for seat, play in zip(t.seats, t.plays, strict=False):
-            played.update(play)
+            for c in play:  # played.update(play) without Counter.update's argument checks (the same entries, in order)
+                played[c] = count(c, 0) + 1
             if holds[seat]:
                 if shared:  # ``-`` keeps the same entries in the same order as ``-=``
                     holds[seat] = holds[seat] - Counter(play)
@@ -176,17 +202,15 @@ def remember(obs: Observation) -> Memory:
     if obs.kitty is not None:
         for c in obs.kitty:
             left[c] -= 1
-    unseen: Counter[int] = Counter()
-    dict.update(unseen, {c: n for c, n in enumerate(left) if n > 0})  # (Counter's own update checks its argument's type)
     holds: list[Counter[int]] = []
     for s, h in enumerate(notes.holds):
         if h and s != obs.seat:
             known: Counter[int] = Counter()
-            dict.update(known, {c: min(n, unseen[c]) for c, n in h.items()})
+            dict.update(known, {c: min(n, left[c] if left[c] > 0 else 0) for c, n in h.items()})
             holds.append(known)
         else:
             holds.append(_NO_HOLDINGS)
-    return Memory(obs.seat, ctx, notes.played, unseen, notes.void, notes.no_pairs, holds, obs.kitty is None)
+    return Memory(obs.seat, ctx, notes.played, None, notes.void, notes.no_pairs, holds, obs.kitty is None, left)
 
 
 def _pairs(cards: Sequence[int], ctx: TrumpContext) -> int:
