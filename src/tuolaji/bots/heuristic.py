@@ -21,7 +21,7 @@ from .base import Bot
 from .memory import Memory, remember
 from .registry import register
 from .tactics import BEATEN_HOLDS, HELD, TrickState, follow_options, lead_options, score_follows, score_leads
-from .teams import believed_sides, same_side, same_side_table
+from .teams import believed_side_table, believed_sides, same_side
 
 _KINDS: dict[tuple[TrumpContext, int], tuple[int, ...]] = {}
 
@@ -192,7 +192,7 @@ def trick_state(obs: Observation) -> TrickState:
     comps = decompose(plays[0], obs.ctx) if plays else None
     # every hand shrinks by the lead's size each trick: a follow knows exactly when it is last
     tricks_left = max(1, len(obs.hand) // len(plays[0])) if plays else len(obs.hand)
-    is_attacker = believed_sides(obs)
+    is_attacker, sides = believed_side_table(obs)
     return TrickState(
         obs.seat,
         obs.players,
@@ -201,7 +201,7 @@ def trick_state(obs: Observation) -> TrickState:
         seats,
         plays,
         comps,
-        same_side_table(is_attacker, obs.players),
+        sides,
         is_attacker(obs.seat),
         tricks_left,
     )

@@ -33,7 +33,7 @@ from ..trump import TRUMP, TrumpContext
 from .heuristic import MemoryThreats, _kinds
 from .memory import _Notes
 from .tactics import TrickState, follow_options, score_follows
-from .teams import believed_sides, hidden_friend, same_side_table
+from .teams import believed_sides, hidden_friend, public_side_table, same_side_table
 
 DEFAULT_POOL = 4  # deals drawn per kept deal
 DEFAULT_WINDOW = 6  # finished tricks read back (and the trick in progress)
@@ -69,7 +69,7 @@ class PlayModel:
     ) -> None:
         self.obs, self.ctx, self.temper, self.eps = obs, obs.ctx, temper, eps
         self.follows = _recent_follows(obs, window)
-        self._public_sides = same_side_table(obs.is_attacker, obs.players)
+        self._public_sides = public_side_table(obs)
         self.evaluations = 0  # follows scored so far (the search counts them in its step budget)
         # the log-likelihood of a follow depends only on some of the follower's cards then (and of
         # the kitty if it buried it, see log_weight): kept per follow and those cards, for the deals

@@ -358,10 +358,14 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
                     total += 10 if eff[b] == TRUMP else 6
                 given_up = LAMBDA * total
                 rank = None  # only a pair can win after a pair
-        else:
+        else:  # cost() inline (a whole-number sum: the same value)
             assert have is not None
-            pts = table + points(p)
-            given_up = cost(p, st.hand, ctx, have)
+            pts = table + sum(map(POINTS.__getitem__, p))
+            total = sum(map(tab.__getitem__, p))
+            for c, copies in kind_counts(p).items():
+                if copies == 1 and have[c] >= 2:  # breaking a pair (worse for trump pairs)
+                    total += 10 if eff[c] == TRUMP else 6
+            given_up = LAMBDA * total
             rank = play_rank(p, lead, comps, ctx)
         if rank is not None and rank > best_rank:  # p would win the trick so far
             if not foes_later:

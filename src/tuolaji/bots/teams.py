@@ -43,6 +43,29 @@ def believed_sides(obs: Observation, seat: int | None = None, hand: Collection[i
     return lambda s: s != me and public(s)
 
 
+_PUBLIC: dict[tuple[int, tuple[int, ...]], Callable[[int, int], bool]] = {}
+
+
+def public_side_table(obs: Observation) -> Callable[[int, int], bool]:
+    """:func:`same_side_table` of the public sides (``obs.is_attacker``), one per table size
+    and publicly known dealer's side (an observation of a round without a dealer: none)."""
+    key = (obs.players, obs.known_dealer_side if obs.dealer is not None else (-1,))
+    got = _PUBLIC.get(key)
+    if got is None:
+        if len(_PUBLIC) >= 1024:
+            _PUBLIC.clear()
+        got = _PUBLIC[key] = same_side_table(obs.is_attacker, obs.players)
+    return got
+
+
+def believed_side_table(obs: Observation) -> tuple[IsAttacker, Callable[[int, int], bool]]:
+    """:func:`believed_sides` of the observer and its :func:`same_side_table`."""
+    is_attacker = believed_sides(obs)
+    if obs.friend_calls and hidden_friend(obs, obs.seat, obs.hand):
+        return is_attacker, same_side_table(is_attacker, obs.players)
+    return is_attacker, public_side_table(obs)
+
+
 def same_side_table(is_attacker: IsAttacker, players: int) -> Callable[[int, int], bool]:
     """:func:`same_side` for a fixed ``is_attacker``, answered from a table of the seats' sides
     (one decision asks it many times)."""
