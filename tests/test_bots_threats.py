@@ -1,9 +1,11 @@
-"""The threat oracles' shortcuts answer exactly what their plain questions do.
+"""The shortcuts of the threat oracles and of the rollouts' lead listing answer exactly what the
+plain questions do.
 
 A lead's options ask whether any opponent could beat each of them (``beaten_by``): the card
 memory's oracle answers from the lowest top nobody beats, kept per question; the rollouts' oracle
 keeps each seat's holdings for a whole rollout, while its hand is unchanged. Both must agree with
-asking ``could_beat`` seat by seat, on real positions of heuristic self-play.
+asking ``could_beat`` seat by seat, on real positions of heuristic self-play. The rollouts list
+their leads suit by suit, each suit's part remembered: the same options as before.
 """
 
 from __future__ import annotations
@@ -73,3 +75,37 @@ def test_the_rollout_oracle_follows_the_hands_as_they_are_played() -> None:
             if play.result is not None:
                 break
     assert checked >= 4000
+
+
+def test_rollout_leads_are_the_heuristics_multi_card_leads_and_each_suits_top_and_low_single() -> None:
+    """The rollouts list their leads suit by suit (each suit's part remembered): the same
+    options as the heuristic's listing without singles, plus per suit the highest single and the
+    lowest single without points (the lowest when all hold points)."""
+    from tuolaji.bots.rollout import _few_leads
+    from tuolaji.bots.tactics import lead_option_set
+    from tuolaji.cards import POINTS
+
+    checked = 0
+    for preset in (None, "three-deck"):
+        for rnd in heuristic_plays(preset, 46, 3):
+            if rnd.trick is None or rnd.trick.plays:
+                continue
+            seat = rnd.turn
+            assert seat is not None and rnd.ctx is not None
+            ctx = rnd.ctx
+            obs = observe(rnd, seat, with_events=False)
+            top = MemoryThreats(remember(obs), obs.hand_sizes, obs.kitty_size).unseen_top
+            hand = rnd.hands[seat]
+            want = lead_option_set(hand, ctx, top, singles=False)
+            for _ in range(2):  # worked out, then remembered
+                got = set(_few_leads(hand, ctx, top))
+                assert {p for p in got if len(p) > 1} == want
+                for e in {ctx.eff[c] for c in hand}:
+                    cards = [c for c in hand if ctx.eff[c] == e]
+                    tops = {c for c in cards if (ctx.order[c], POINTS[c]) == max((ctx.order[x], POINTS[x]) for x in cards)}
+                    plain = [c for c in cards if not POINTS[c]] or cards
+                    lows = {c for c in plain if (ctx.order[c], POINTS[c]) == min((ctx.order[x], POINTS[x]) for x in plain)}
+                    singles = {p[0] for p in got if len(p) == 1 and ctx.eff[p[0]] == e}
+                    assert singles & tops and singles & lows and singles <= tops | lows and len(singles) <= 2
+            checked += 1
+    assert checked > 30

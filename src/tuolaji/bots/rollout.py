@@ -13,13 +13,13 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
 from ..cards import POINTS
-from ..combos import best_top
+from ..combos import Combo, best_top, decompose
 from ..engine.actions import Play
-from ..engine.legal import random_play
+from ..engine.legal import lead_combos, random_play
 from ..engine.round import Phase, Round
 from ..tricks import follow_reason, trick_winner
 from ..trump import TRUMP, TrumpContext
-from .tactics import BEATEN_HOLDS, TrickState, choose_follow, choose_lead, lead_option_set, structured_pick
+from .tactics import BEATEN_HOLDS, TrickState, choose_follow, choose_lead, structured_pick, sure_throw
 from .teams import same_side
 
 
@@ -242,33 +242,51 @@ class HandThreats:
         return count >= n and best > (top if tier == 1 else -1)
 
 
-_SINGLES: dict[tuple[TrumpContext, tuple[int, ...]], tuple[tuple[int, ...], ...]] = {}
-_SINGLES_MAX = 4096  # entries; rollouts lead from the same hands again and again
+_SUIT_LEADS: dict[tuple[TrumpContext, tuple[int, ...]], tuple[tuple[tuple[int, ...], ...], tuple[Combo, ...]]] = {}
+_SUIT_LEADS_MAX = 8192  # entries; rollouts lead from the same suits again and again
 
 
 def _few_leads(hand: Sequence[int], ctx: TrumpContext, unseen_top: Callable[[int, int, int], int]) -> list[tuple[int, ...]]:
     """Rollout leads: every multi-card lead the heuristic would weigh (tuples, tractors, throws
-    of sure combinations), but per suit only the top and the lowest singles (remembered per hand)."""
-    out = lead_option_set(hand, ctx, unseen_top, singles=False)  # a new set (the order is not used: max of scores)
-    key = (ctx, tuple(hand))
-    singles = _SINGLES.get(key)
-    if singles is None:
-        eff, order = ctx.eff, ctx.order
-        by_suit: dict[int, set[int]] = {}
-        for c in hand:
-            by_suit.setdefault(eff[c], set()).add(c)
-        picked: list[tuple[int, ...]] = []
-        for cards in by_suit.values():
-            ranked = sorted(cards, key=lambda c: (order[c], POINTS[c]))
-            picked.append((ranked[-1],))
-            low = [c for c in ranked if not POINTS[c]] or ranked
-            picked.append((low[0],))
-        singles = tuple(picked)
-        if len(_SINGLES) >= _SINGLES_MAX:
-            _SINGLES.clear()
-        _SINGLES[key] = singles
-    out.update(singles)
-    return list(out)
+    of sure combinations), but per suit only the top and the lowest singles.
+
+    Worked out suit by suit (no combination crosses suits), each suit's part remembered per its
+    cards in hand order: a rollout's next lead finds most suits as they were. The options are
+    those of ``lead_option_set`` (without singles) and the singles, possibly listed twice
+    (a rollout takes the best, whatever the order)."""
+    eff = ctx.eff
+    by_suit: dict[int, list[int]] = {}
+    for c in hand:
+        got = by_suit.get(eff[c])
+        if got is None:
+            by_suit[eff[c]] = [c]
+        else:
+            got.append(c)
+    out: list[tuple[int, ...]] = []
+    for e, cards in by_suit.items():
+        key = (ctx, tuple(cards))
+        part = _SUIT_LEADS.get(key)
+        if part is None:
+            part = _SUIT_LEADS[key] = _suit_leads(key[1], ctx)
+            if len(_SUIT_LEADS) >= _SUIT_LEADS_MAX:
+                _SUIT_LEADS.clear()
+        out += part[0]
+        throw = sure_throw(e, part[1], unseen_top)
+        if throw is not None:
+            out.append(throw)
+    return out
+
+
+def _suit_leads(cards: tuple[int, ...], ctx: TrumpContext) -> tuple[tuple[tuple[int, ...], ...], tuple[Combo, ...]]:
+    """One suit's rollout leads besides throws (its tuples and tractors, as ``lead_combos``
+    lists them; its top and lowest single) and its decomposition (for the throw)."""
+    combos = dict.fromkeys(c if c[0] == c[-1] else tuple(sorted(c)) for c in lead_combos(cards, ctx, singles=False))
+    order = ctx.order
+    ranked = sorted(set(cards), key=lambda c: (order[c], POINTS[c]))
+    low = [c for c in ranked if not POINTS[c]] or ranked
+    combos[(ranked[-1],)] = None
+    combos[(low[0],)] = None
+    return tuple(combos), tuple(decompose(cards, ctx))
 
 
 _ATTACKERS: dict[tuple[int, int | None, bool, tuple[int | None, ...]], tuple[bool, ...]] = {}

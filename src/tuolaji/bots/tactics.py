@@ -445,19 +445,28 @@ def lead_option_set(
     combos, suits = _hand_leads(hand, ctx, singles)
     out = set(combos)  # (added one by one in the same order as before: the same set, the same order)
     for e, comps in suits:
-        if len(comps) < 2:
-            continue  # one combination: no throw (its unseen cards need not be counted)
-        tops: dict[tuple[int, int], int] = {}  # per shape, asked once
-        sure = []
-        for c in comps:
-            top = tops.get((c.k, c.m))
-            if top is None:
-                top = tops[c.k, c.m] = unseen_top(e, c.k, c.m)
-            if top <= c.top:
-                sure.append(c)
-        if len(sure) >= 2:
-            out.add(tuple(sorted(x for comb in sure for x in comb.cards)))
+        throw = sure_throw(e, comps, unseen_top)
+        if throw is not None:
+            out.add(throw)
     return out
+
+
+def sure_throw(e: int, comps: Sequence[Combo], unseen_top: UnseenTop) -> tuple[int, ...] | None:
+    """The throw of suit ``e``'s combinations (``comps``, its decomposition) that nothing unseen
+    of the same shape beats, when there are two or more of them (sorted), else None."""
+    if len(comps) < 2:
+        return None  # one combination: no throw (its unseen cards need not be counted)
+    tops: dict[tuple[int, int], int] = {}  # per shape, asked once
+    sure = []
+    for c in comps:
+        top = tops.get((c.k, c.m))
+        if top is None:
+            top = tops[c.k, c.m] = unseen_top(e, c.k, c.m)
+        if top <= c.top:
+            sure.append(c)
+    if len(sure) >= 2:
+        return tuple(sorted(x for comb in sure for x in comb.cards))
+    return None
 
 
 def choose_lead(
@@ -552,6 +561,7 @@ __all__ = [
     "follow_options",
     "lead_options",
     "lead_option_set",
+    "sure_throw",
     "strength",
     "strengths",
     "cost",
