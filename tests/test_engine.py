@@ -568,3 +568,53 @@ def test_observations_name_the_seats_known_to_be_on_the_dealers_side(preset: str
         seen.add(known)
         match.apply(random_action(rnd, rng))
     assert len(seen) >= 3
+
+
+def test_declaration_options_are_every_candidate_that_reads_and_stands() -> None:
+    """declaring.options lists exactly the shown cards that read_bid reads and bid_reason lets
+    stand, in the order shown (fewest copies first), under every declaring rule and standing bid."""
+    from tuolaji.declaring import bid_reason, declaring_kinds, options, read_bid
+    from tuolaji.errors import IllegalAction
+    from tuolaji.ruleset import DeclareStyle, RuleSet
+
+    rng = random.Random(2026)
+    for _ in range(3000):
+        decks = rng.randint(1, 4)
+        rules = RuleSet(
+            decks=decks,
+            declare_style=rng.choice(list(DeclareStyle)),
+            jokers_declare_first=rng.random() < 0.5,
+            suit_order_overrides=rng.random() < 0.5,
+            self_override=rng.random() < 0.5,
+            pair_locks=rng.random() < 0.5,
+        )
+        level = rng.randint(2, 14)
+        kinds = declaring_kinds(level)
+        hand = [rng.choice(kinds) for _ in range(rng.randint(0, 14))] + [rng.randrange(52) for _ in range(5)]
+        rng.shuffle(hand)
+        seat, pairs_only = rng.randrange(4), rng.random() < 0.3
+        current = None
+        if rng.random() < 0.7:
+            shown = [rng.choice(kinds)] * rng.randint(1, decks)
+            if rules.declare_style == DeclareStyle.JOKER_BACKED and shown[0] < 52:
+                shown.append(53 if shown[0] // 13 in (1, 3) else 52)
+            try:
+                current = read_bid(rng.randrange(4), shown, level, rules)
+            except IllegalAction:
+                current = None
+        expected = []
+        for card in dict.fromkeys(c for c in hand if c in kinds):
+            for k in range(2 if pairs_only or card >= 52 else 1, hand.count(card) + 1):
+                shown = [card] * k
+                if card < 52 and rules.declare_style == DeclareStyle.JOKER_BACKED:
+                    joker = 53 if card // 13 in (1, 3) else 52
+                    if joker not in hand:
+                        break
+                    shown.append(joker)
+                try:
+                    bid = read_bid(seat, shown, level, rules)
+                except IllegalAction:
+                    continue
+                if bid_reason(bid, current, rules, after_bury=pairs_only) is None:
+                    expected.append(tuple(shown))
+        assert options(seat, hand, level, current, rules, pairs_only=pairs_only) == expected

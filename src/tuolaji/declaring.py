@@ -191,16 +191,25 @@ def _options(
 ) -> list[tuple[int, ...]]:
     # Each candidate's bid is built as read_bid would read it (copies beyond the decks refused),
     # in the order read_bid's candidates came: per kind as the hand shows them, fewest copies first.
+    # A bid that stands with k copies of a card stands with more: every test in bid_reason either
+    # ignores the copies or is passed by more of them (reinforcing: more than shown; the key:
+    # strength grows with the copies, and from two copies on the suit order counts; 自反: two or
+    # more, strength at least), so the first standing bid of a kind gives the rest of its list.
+    # Over another seat's bid only the key can let a bid stand: strengths below the standing
+    # bid's are not tried.
+    weaker = 0 if current is None or current.seat == seat else current.strength
     decks = rules.decks
     backed = rules.declare_style == DeclareStyle.JOKER_BACKED
     out = []
     for card, n in counts.items():
         if card >= LJ:  # a joker pair or more declares no-trump
             base = 10 if card == LJ else 20
-            for k in range(2, min(n, decks) + 1):
+            top = min(n, decks)
+            for k in range(max(2, weaker - base), top + 1):
                 bid = Bid(seat, card, k, base + k, None)
                 if bid_reason(bid, current, rules, after_bury=pairs_only) is None:
-                    out.append((card,) * k)
+                    out.extend([(card,) * j for j in range(k, top + 1)])
+                    break
         elif is_level_card(card, level_rank):
             suit = card // 13
             joker: int | None = None
@@ -208,8 +217,11 @@ def _options(
                 joker = BJ if is_red(suit) else LJ  # big joker backs red suits, little joker black
                 if not counts.get(joker):
                     continue
-            for k in range(2 if pairs_only else 1, min(n, decks) + 1):
+            top = min(n, decks)
+            for k in range(max(2 if pairs_only else 1, weaker), top + 1):
                 bid = Bid(seat, card, k, k, suit, joker)
                 if bid_reason(bid, current, rules, after_bury=pairs_only) is None:
-                    out.append((card,) * k if joker is None else (card,) * k + (joker,))
+                    tail = () if joker is None else (joker,)
+                    out.extend([(card,) * j + tail for j in range(k, top + 1)])
+                    break
     return out

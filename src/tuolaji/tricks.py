@@ -84,6 +84,8 @@ def follow_shape_reason(
         return None
     if suit_hand is None:
         suit_hand = [c for c in hand if eff[c] == e]
+    if n == 2:  # a pair led, two other cards of the suit: owed a pair if the suit holds one
+        return Reason.MUST_PLAY_PAIR if len(set(suit_hand)) < len(suit_hand) else None
     key = (ctx, n, tuple(comps), tuple(suit_hand))
     need = _NEEDS.get(key)
     if need is None:

@@ -333,6 +333,12 @@ def random_legal_play(
     if n == 1:
         return (rng.choice(suit),)
     comps = lead_comps or decompose(lead, ctx)
+    if n == 2 and len(comps) == 1:  # a pair led: as _structured_pick draws it, legal as drawn
+        pairs = [c for c, k in Counter(suit).items() if k > 1]
+        if pairs:
+            c = rng.choice(pairs)
+            return (c, c)
+        return tuple(rng.sample(suit, 2))  # every card of the suit a kind of its own
     play = _structured_pick(suit, comps, ctx, rng)
     if follow_shape_reason(lead, hand, play, ctx, comps, suit) is None:  # n cards of the hand by construction
         return play
