@@ -10,7 +10,8 @@ Notation: suit letter then rank (``S10``, ``HA``, ``D2``; ``T`` is accepted for 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import collections
+from collections.abc import Callable, Iterable
 from typing import NewType
 
 SUITS = "SHCD"
@@ -182,11 +183,15 @@ def pretty(card: int) -> str:
 
 
 def kind_counts(cards: Iterable[int]) -> dict[int, int]:
-    """How many copies of each card kind ``cards`` hold (a plain dict: cheaper than a Counter)."""
+    """How many copies of each card kind ``cards`` hold, the kinds in the order they first come
+    (a plain dict: the same items as a Counter, without its constructor's Mapping test)."""
     out: dict[int, int] = {}
-    for c in cards:
-        out[c] = out.get(c, 0) + 1
+    _count_elements(out, cards)
     return out
+
+
+# Counter's own counting loop (C in CPython and Pyodide, a Python loop where the C module is missing).
+_count_elements: Callable[[dict[int, int], Iterable[int]], None] = collections._count_elements  # type: ignore[attr-defined]
 
 
 def new_deck(decks: int) -> list[int]:

@@ -11,10 +11,10 @@ All functions take cards of one effective suit unless they say otherwise; ``orde
 from __future__ import annotations
 
 import operator
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
+from .cards import kind_counts
 from .trump import TrumpContext
 
 Shape = tuple[int, int]
@@ -108,7 +108,7 @@ _SINGLES: dict[TrumpContext, tuple[Combo, ...]] = {}  # contexts are shared obje
 
 
 def _decompose(cards: Sequence[int], ctx: TrumpContext) -> list[Combo]:
-    counts = Counter(cards)
+    counts = kind_counts(cards)
     order = ctx.pos
     if len(counts) == 1:
         ((c, n),) = counts.items()

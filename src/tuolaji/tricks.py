@@ -89,7 +89,7 @@ def follow_shape_reason(
     key = (ctx, n, tuple(comps), tuple(suit_hand))
     need = _NEEDS.get(key)
     if need is None:
-        need = required_structure(Counter(suit_hand), comps, n, ctx.order)
+        need = required_structure(kind_counts(suit_hand), comps, n, ctx.order)
         if len(_NEEDS) >= _NEEDS_MAX:
             _NEEDS.clear()
         _NEEDS[key] = need

@@ -11,7 +11,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
-from ..cards import NUM_KINDS
+from ..cards import NUM_KINDS, kind_counts
 from ..combos import Combo, _avail, _chains, decompose, needs
 from ..ruleset import FriendCall
 from ..tricks import follow_reason, follow_shape_reason
@@ -206,7 +206,7 @@ def declaration_options(rnd: Round, seat: int) -> list[tuple[int, ...]]:
 # ------------------------------------------------------------------ for bots and sampling
 def lead_combos(hand: Sequence[int], ctx: TrumpContext, *, singles: bool = True) -> list[tuple[int, ...]]:
     """Every single-combination lead: singles, tuples and tractors (every sub-chain)."""
-    counts = Counter(hand)
+    counts = kind_counts(hand)
     out: list[tuple[int, ...]] = []
     for card, cnt in counts.items():
         for k in range(1 if singles else 2, cnt + 1):
@@ -217,23 +217,26 @@ def lead_combos(hand: Sequence[int], ctx: TrumpContext, *, singles: bool = True)
 
 def _chain_avail(counts: dict[int, int], ctx: TrumpContext) -> Iterator[tuple[int, dict[int, list[int]]]]:
     """Per tuple size k that can chain, the kinds holding k copies by chain position (sorted), as
-    :func:`lead_combos` walks them."""
+    :func:`lead_combos` walks them; only positions next to another (a position alone starts and
+    ends no chain)."""
     pos = ctx.pos
     held = [c for c, n in counts.items() if n >= 2]  # in the counts' order
-    if len(held) < 2:
-        return
-    places = {pos[c] for c in held}
-    if not any(p + 1 in places for p in places):  # no two held tuples touch: no chain of any size
-        return
     k = 2
     while len(held) >= 2:  # a chain needs two kinds holding k copies
         avail: dict[int, list[int]] = {}
         for c in held:
-            avail.setdefault(pos[c], []).append(c)
-        if len(avail) >= 2:
-            for cards in avail.values():
+            p = pos[c]
+            if p in avail:
+                avail[p].append(c)
+            else:
+                avail[p] = [c]
+        linked = {p: cards for p, cards in avail.items() if p + 1 in avail or p - 1 in avail}
+        if not linked:  # no two positions touch: fewer kinds hold more copies, none touch then either
+            return
+        for cards in linked.values():
+            if len(cards) > 1:
                 cards.sort()
-            yield k, avail
+        yield k, linked
         k += 1
         held = [c for c in held if counts[c] >= k]
 
@@ -267,7 +270,7 @@ def _sub_chains(counts: dict[int, int], ctx: TrumpContext) -> Iterator[tuple[int
 def _random_lead(hand: Sequence[int], ctx: TrumpContext, rng: random.Random) -> tuple[int, ...]:
     """``rng.choice(lead_combos(hand, ctx))`` without listing them: the same draw from the random
     stream (a choice by the list's length) and the same lead."""
-    counts = Counter(hand)
+    counts = kind_counts(hand)
     subs = list(_sub_chains(counts, ctx))  # walked once: counted, then drawn from
     chained = 0
     for sub in subs:
@@ -334,7 +337,7 @@ def random_legal_play(
         return (rng.choice(suit),)
     comps = lead_comps or decompose(lead, ctx)
     if n == 2 and len(comps) == 1:  # a pair led: as _structured_pick draws it, legal as drawn
-        pairs = [c for c, k in Counter(suit).items() if k > 1]
+        pairs = [c for c, k in kind_counts(suit).items() if k > 1]
         if pairs:
             c = rng.choice(pairs)
             return (c, c)
@@ -365,7 +368,7 @@ def _structured_pick(suit: list[int], comps: Sequence[Combo], ctx: TrumpContext,
             counts[c] -= k
             picked.extend([c] * k)
     for k, need in tuple_needs:
-        have = sum(v // k for v in Counter(picked).values())
+        have = sum(v // k for v in kind_counts(picked).values())
         if have >= need or len(picked) + k > n:
             continue
         options = [c for c, v in counts.items() if v >= k]  # kept as it would be listed again after each pick
