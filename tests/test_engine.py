@@ -618,3 +618,4 @@ def test_declaration_options_are_every_candidate_that_reads_and_stands() -> None
                 if bid_reason(bid, current, rules, after_bury=pairs_only) is None:
                     expected.append(tuple(shown))
         assert options(seat, hand, level, current, rules, pairs_only=pairs_only) == expected
+        assert options(seat, hand, level, current, rules, pairs_only=pairs_only) == expected  # remembered

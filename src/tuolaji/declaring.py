@@ -169,59 +169,77 @@ def options_from_counts(
     seat: int, counts: dict[int, int], level_rank: LevelRank, current: Bid | None, rules: RuleSet, *, pairs_only: bool = False
 ) -> list[tuple[int, ...]]:
     """:func:`options` for a hand given by its :func:`declaring_counts`."""
-    # The answer depends on nothing else: dealing a plain card leaves it as it was.
-    key = (id(rules), seat, level_rank, current, pairs_only, tuple(counts.items()))
-    known = _OPTIONS.get(key)
-    if known is not None and known[0] is rules:
-        return list(known[1])
-    out = _options(seat, counts, level_rank, current, rules, pairs_only)
-    if len(_OPTIONS) >= 4096:
-        _OPTIONS.clear()
-    _OPTIONS[key] = (rules, tuple(out))
+    # Each candidate is what read_bid would read (copies beyond the decks refused), in the order
+    # its candidates came: per kind as the hand shows them, fewest copies first. A kind's
+    # candidates that stand are those from its first standing number of copies up (see
+    # _first_standing), which does not depend on the hand: a card dealt only lengthens a list.
+    firsts = _first_standing(seat, level_rank, current, rules, pairs_only)
+    decks = rules.decks
+    out: list[tuple[int, ...]] = []
+    for card, n in counts.items():
+        if card in firsts:
+            k = firsts[card]
+        else:
+            k = firsts[card] = _first_copies(card, seat, level_rank, current, rules, pairs_only)
+        if k is None or k > n:
+            continue
+        top = min(n, decks)
+        if card >= LJ or rules.declare_style != DeclareStyle.JOKER_BACKED:
+            out.extend([(card,) * j for j in range(k, top + 1)])
+        else:
+            joker = BJ if is_red(card // 13) else LJ  # big joker backs red suits, little joker black
+            if counts.get(joker):
+                out.extend([(card,) * j + (joker,) for j in range(k, top + 1)])
     return out
 
 
-# (rules id, seat, level, standing bid, pairs only, level-card and joker counts) -> options; the
-# rule set itself is kept in the value, so a recycled id never answers for another rule set.
-_OPTIONS: dict[tuple[object, ...], tuple[RuleSet, tuple[tuple[int, ...], ...]]] = {}
+def _first_standing(
+    seat: int, level_rank: LevelRank, current: Bid | None, rules: RuleSet, pairs_only: bool
+) -> dict[int, int | None]:
+    """Per card kind asked so far, the fewest copies of it ``seat`` could declare with over
+    ``current`` (None: no number of copies): shared by every hand asking the same."""
+    key = (id(rules), seat, level_rank, current, pairs_only)
+    known = _FIRSTS.get(key)
+    if known is not None and known[0] is rules:
+        return known[1]
+    if len(_FIRSTS) >= 4096:
+        _FIRSTS.clear()
+    firsts: dict[int, int | None] = {}
+    _FIRSTS[key] = (rules, firsts)
+    return firsts
 
 
-def _options(
-    seat: int, counts: dict[int, int], level_rank: LevelRank, current: Bid | None, rules: RuleSet, pairs_only: bool
-) -> list[tuple[int, ...]]:
-    # Each candidate's bid is built as read_bid would read it (copies beyond the decks refused),
-    # in the order read_bid's candidates came: per kind as the hand shows them, fewest copies first.
-    # A bid that stands with k copies of a card stands with more: every test in bid_reason either
-    # ignores the copies or is passed by more of them (reinforcing: more than shown; the key:
-    # strength grows with the copies, and from two copies on the suit order counts; 自反: two or
-    # more, strength at least), so the first standing bid of a kind gives the rest of its list.
-    # Over another seat's bid only the key can let a bid stand: strengths below the standing
-    # bid's are not tried.
+# (rules id, seat, level, standing bid, pairs only) -> first standing copies per kind; the rule
+# set itself is kept in the value, so a recycled id never answers for another rule set.
+_FIRSTS: dict[tuple[object, ...], tuple[RuleSet, dict[int, int | None]]] = {}
+
+
+def _first_copies(
+    card: int, seat: int, level_rank: LevelRank, current: Bid | None, rules: RuleSet, pairs_only: bool
+) -> int | None:
+    """The fewest copies of ``card`` that declare and stand over ``current``, or None.
+
+    A bid that stands with k copies of a card stands with more: every test in bid_reason either
+    ignores the copies or is passed by more of them (reinforcing: more than shown; the key:
+    strength grows with the copies, and from two copies on the suit order counts; 自反: two or
+    more, strength at least). Over another seat's bid only the key can let a bid stand, so
+    strengths below the standing bid's are not tried.
+    """
     weaker = 0 if current is None or current.seat == seat else current.strength
     decks = rules.decks
-    backed = rules.declare_style == DeclareStyle.JOKER_BACKED
-    out = []
-    for card, n in counts.items():
-        if card >= LJ:  # a joker pair or more declares no-trump
-            base = 10 if card == LJ else 20
-            top = min(n, decks)
-            for k in range(max(2, weaker - base), top + 1):
-                bid = Bid(seat, card, k, base + k, None)
-                if bid_reason(bid, current, rules, after_bury=pairs_only) is None:
-                    out.extend([(card,) * j for j in range(k, top + 1)])
-                    break
-        elif is_level_card(card, level_rank):
-            suit = card // 13
-            joker: int | None = None
-            if backed:
-                joker = BJ if is_red(suit) else LJ  # big joker backs red suits, little joker black
-                if not counts.get(joker):
-                    continue
-            top = min(n, decks)
-            for k in range(max(2 if pairs_only else 1, weaker), top + 1):
-                bid = Bid(seat, card, k, k, suit, joker)
-                if bid_reason(bid, current, rules, after_bury=pairs_only) is None:
-                    tail = () if joker is None else (joker,)
-                    out.extend([(card,) * j + tail for j in range(k, top + 1)])
-                    break
-    return out
+    if card >= LJ:  # a joker pair or more declares no-trump
+        base = 10 if card == LJ else 20
+        for k in range(max(2, weaker - base), decks + 1):
+            if bid_reason(Bid(seat, card, k, base + k, None), current, rules, after_bury=pairs_only) is None:
+                return k
+        return None
+    if not is_level_card(card, level_rank):
+        return None
+    suit = card // 13
+    joker = None
+    if rules.declare_style == DeclareStyle.JOKER_BACKED:
+        joker = BJ if is_red(suit) else LJ
+    for k in range(max(2 if pairs_only else 1, weaker), decks + 1):
+        if bid_reason(Bid(seat, card, k, k, suit, joker), current, rules, after_bury=pairs_only) is None:
+            return k
+    return None
