@@ -120,7 +120,7 @@ class MemoryThreats:
         order = self.ctx.order
         higher = [(c, v) for c, v in self.unseen(suit).items() if order[c] > top]
         holds = self.holds
-        if holds is not None and any(holds[s][c] for s in beats for c, _ in higher):
+        if holds is not None and any(h[c] for s in beats if (h := holds[s]) for c, _ in higher):  # (most hold nothing known)
             return BEATEN_HOLDS
         sizes = self.sizes
         holders = [s for s in range(len(void)) if s != self.seat and suit not in void[s]]

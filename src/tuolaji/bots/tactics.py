@@ -362,8 +362,8 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
             assert have is not None
             pts = table + sum(map(POINTS.__getitem__, p))
             total = sum(map(tab.__getitem__, p))
-            for c, copies in kind_counts(p).items():
-                if copies == 1 and have[c] >= 2:  # breaking a pair (worse for trump pairs)
+            for c in p:
+                if have[c] >= 2 and p.count(c) == 1:  # breaking a pair (worse for trump pairs)
                     total += 10 if eff[c] == TRUMP else 6
             given_up = LAMBDA * total
             rank = play_rank(p, lead, comps, ctx)
@@ -512,7 +512,7 @@ def score_leads(
     eff = ctx.eff
     n_trump = sum(1 for c in st.hand if eff[c] == TRUMP)
     trump_rich = n_trump * 2 >= len(st.hand)
-    foes = [s for j in range(1, st.players) for s in [(st.seat + j) % st.players] if not st.same_side(s, st.seat)]
+    foes = tuple([s for j in range(1, st.players) for s in [(st.seat + j) % st.players] if not st.same_side(s, st.seat)])
     have: dict[int, int] | None = None  # counted when a lead is not safe
     beaten_by = threats.beaten_by
     last_tricks = st.tricks_left <= 2
