@@ -19,12 +19,8 @@ from ..engine.legal import lead_combos, random_play
 from ..engine.round import Phase, Round
 from ..tricks import follow_reason, trick_winner
 from ..trump import TRUMP, TrumpContext
-from .tactics import BEATEN_HOLDS, TrickState, choose_follow, choose_lead, structured_pick, sure_throw
+from .tactics import BEATEN_HOLDS, TrickState, choose_follow, choose_lead, strengths, structured_pick, sure_throw
 from .teams import same_side
-
-
-def _key(c: int, eff: tuple[int, ...], order: tuple[int, ...]) -> int:
-    return order[c] + (16 if eff[c] == TRUMP else 0)
 
 
 def greedy_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
@@ -49,8 +45,7 @@ def greedy_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     table = sum(POINTS[p[0]] for p in trick.plays)
     suit = [c for c in hand if eff[c] == e]
 
-    def key(c: int) -> int:
-        return _key(c, eff, order)
+    key = strengths(ctx).__getitem__  # a card's rank, trumps above the plain suits
 
     if suit:
         if ours:
