@@ -38,6 +38,9 @@ def sample_hidden(obs: Observation, mem: Memory, rng: random.Random, *, tries: i
     raise AssertionError("no consistent deal found")  # pragma: no cover - the relaxed try always fits
 
 
+Allowed = tuple[dict[int, int], dict[int, int], tuple[tuple[int, ...], ...]]  # see _Prepared.options
+
+
 class _Prepared:
     """What every draw for one observation and memory starts from: the known holdings placed,
     the room left per seat, the cards left to deal (before shuffling), and per set of rules
@@ -66,9 +69,11 @@ class _Prepared:
                 room[dealer] -= 1
         self.out, self.room = out, room
         self.cards = list(pool.elements())
-        self.allowed: dict[tuple[bool, bool], tuple[dict[int, list[int]], dict[int, int]]] = {}
+        self.allowed: dict[tuple[bool, bool], Allowed] = {}
 
-    def options(self, strict: bool, voids: bool) -> tuple[dict[int, list[int]], dict[int, int]]:
+    def options(self, strict: bool, voids: bool) -> Allowed:
+        """Per card kind: the index of its set of allowed seats (kinds allowed the same seats
+        share one) and their number; the sets, in seat order."""
         got = self.allowed.get((strict, voids))
         if got is None:
             mem, eff = self.mem, self.mem.ctx.eff
@@ -78,8 +83,14 @@ class _Prepared:
                     return not (strict and eff[c] == TRUMP)
                 return not voids or eff[c] not in mem.void[s]
 
-            options = {c: [s for s in self.sizes if allowed(s, c)] for c in set(self.cards)}
-            got = self.allowed[strict, voids] = (options, {c: len(v) for c, v in options.items()})
+            sets: dict[tuple[int, ...], int] = {}
+            group: dict[int, int] = {}
+            sizes: dict[int, int] = {}
+            for c in set(self.cards):
+                seats = tuple(s for s in self.sizes if allowed(s, c))
+                group[c] = sets.setdefault(seats, len(sets))
+                sizes[c] = len(seats)
+            got = self.allowed[strict, voids] = (group, sizes, tuple(sets))
         return got
 
 
@@ -121,11 +132,16 @@ def _try_sample(prep: _Prepared, rng: random.Random, *, strict: bool, voids: boo
     cards = list(prep.cards)
     rng.shuffle(cards)
     # the most constrained cards first, so a void-heavy seat does not end up with leftovers
-    options, sizes = prep.options(strict, voids)
+    group, sizes, sets = prep.options(strict, voids)
     cards.sort(key=sizes.__getitem__)
     random_ = rng.random
+    # each set of allowed seats, less the seats already full: the same until another seat fills
+    open_seats: list[list[int] | None] = [None] * len(sets)
     for c in cards:
-        seats = [s for s in options[c] if room[s] > 0]
+        g = group[c]
+        seats = open_seats[g]
+        if seats is None:
+            seats = open_seats[g] = [s for s in sets[g] if room[s] > 0]
         if len(seats) == 1:  # r = random() * room[s] - room[s] < 0: this seat (the draw is made all the same)
             random_()
             s = seats[0]
@@ -140,6 +156,8 @@ def _try_sample(prep: _Prepared, rng: random.Random, *, strict: bool, voids: boo
                     break
         out[s].append(c)
         room[s] -= 1
+        if not room[s]:
+            open_seats = [None] * len(sets)
     if strict:
         mem, eff = prep.mem, prep.mem.ctx.eff
         for s, hand in out.items():
