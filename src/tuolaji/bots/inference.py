@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-from ..cards import NUM_KINDS, kind_counts
+from ..cards import NUM_KINDS
 from ..combos import Combo, best_top, decompose
 from ..engine.observation import Observation
 from ..trump import TRUMP, TrumpContext
@@ -77,6 +77,7 @@ class PlayModel:
         self._logs: dict[tuple[int, bool, tuple[int, ...], tuple[int, ...] | None, int, bool], float] = {}
         # per follow: the copies of each trump kind unseen by the follower then, before its hand
         # now and the kitty are taken out (not played before it, not played by it since)
+        self._since = [tuple(f.since.elements()) for f in self.follows]  # per follow: its ``since`` as cards
         self._trumps = [{c: f.left[c] - f.since.get(c, 0) for c in _kinds(self.ctx, TRUMP)} for f in self.follows]
 
     def _trump_top(self, i: int, now: list[int], kitty: list[int] | None) -> int:
@@ -121,18 +122,15 @@ class PlayModel:
             if known is not None:  # this follow from these cards (and kitty) scored before
                 total += known
                 continue
-            hand = kind_counts(now)
-            for c, n in f.since.items():
-                hand[c] = hand.get(c, 0) + n
-            cards = sorted([c for c, n in hand.items() for _ in range(n)])
+            cards = sorted([*now, *self._since[i]])  # its hand then
             left = list(f.left)  # unseen by the seat then: not played before, not in its hand
-            for c, n in hand.items():
-                left[c] -= n
+            for c in cards:
+                left[c] -= 1
             if knows_kitty:
                 for c in kitty:
                     left[c] -= 1
             if hidden:  # a hidden friend then knew its side
-                is_attacker = believed_sides(obs, f.seat, hand)
+                is_attacker = believed_sides(obs, f.seat, {*now, *f.since})
                 sides = same_side_table(is_attacker, obs.players)
             else:  # the public sides (what believed_sides answers then), one table for every follow
                 is_attacker = obs.is_attacker
