@@ -15,6 +15,7 @@ from .cards import BJ, LJ, POINTS, LevelRank, is_joker, is_level_card, is_red, s
 from .errors import IllegalAction, Reason
 from .ruleset import DeclareStyle, RuleSet
 
+_JOKER_BACKED = DeclareStyle.JOKER_BACKED  # a global read is cheaper than an enum class attribute
 SUIT_RANK = (4, 3, 2, 1)  # ♠ > ♥ > ♣ > ♦ for suit-order overrides (seed 004)
 
 
@@ -184,7 +185,7 @@ def options_from_counts(
         if k is None or k > n:
             continue
         top = min(n, decks)
-        if card >= LJ or rules.declare_style != DeclareStyle.JOKER_BACKED:
+        if card >= LJ or rules.declare_style != _JOKER_BACKED:
             out.extend([(card,) * j for j in range(k, top + 1)])
         else:
             joker = BJ if is_red(card // 13) else LJ  # big joker backs red suits, little joker black

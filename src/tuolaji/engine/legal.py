@@ -198,9 +198,9 @@ def legal_actions(rnd: Round, seat: int) -> Iterator[Action]:
             yield Play(seat, cards)
 
 
-def declaration_options(rnd: Round, seat: int) -> list[tuple[int, ...]]:
-    """Declarations ``seat`` could make now that would stand."""
-    return rnd.declaration_options(seat)
+# Declarations ``seat`` could make now that would stand: ``declaration_options(rnd, seat)``, the
+# round's own method (polled after every card dealt: no call in between).
+declaration_options = Round.declaration_options
 
 
 # ------------------------------------------------------------------ for bots and sampling

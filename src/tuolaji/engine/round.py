@@ -81,6 +81,8 @@ class Phase(StrEnum):
 
 # Phases as module constants: a global read is cheaper than an enum class attribute on the hot path.
 _DEAL, _DECLARE, _OVERRIDE, _PLAY = Phase.DEAL, Phase.DECLARE, Phase.OVERRIDE, Phase.PLAY
+_BURY, _CALL_FRIEND, _SURRENDER, _DONE = Phase.BURY, Phase.CALL_FRIEND, Phase.SURRENDER, Phase.DONE
+_FIND_FRIEND, _DEALER_SIDE = Partnership.FIND_FRIEND, DeclareRights.DEALER_SIDE
 
 
 class Trick:
@@ -165,7 +167,7 @@ class Round:
         self.bid: Bid | None = None
         self.first_bidder: int | None = None
         self.overrides = 0
-        self.phase = Phase.DEAL
+        self.phase = _DEAL
         self.turn: int | None = None
         self.passes = 0
         self.ctx: TrumpContext | None = None
@@ -196,7 +198,7 @@ class Round:
     # ----------------------------------------------------------------- queries
     @property
     def find_friend(self) -> bool:
-        return self.rules.partnership == Partnership.FIND_FRIEND
+        return self.rules.partnership == _FIND_FRIEND
 
     def dealer_side(self) -> tuple[int, ...]:
         """The dealer's side as it really is (find-a-friend: the dealer, then the friends, hidden
@@ -320,11 +322,11 @@ class Round:
     def check(self, action: Action) -> None:
         """Raise IllegalAction if ``action`` is not allowed now; changes nothing."""
         phase = self.phase
-        if phase == Phase.DONE:
+        if phase == _DONE:
             raise IllegalAction(Reason.ROUND_OVER)
         kind = action.type
         if kind == "deal":
-            if phase != Phase.DEAL:
+            if phase != _DEAL:
                 raise IllegalAction(Reason.WRONG_PHASE, phase=phase.value)
             return
         if kind == "time_up":
@@ -337,7 +339,7 @@ class Round:
         elif isinstance(action, Declare):
             self._check_declare(action)
         elif isinstance(action, Pass):
-            if phase not in (Phase.DECLARE, Phase.OVERRIDE):
+            if phase not in (_DECLARE, _OVERRIDE):
                 raise IllegalAction(Reason.WRONG_PHASE, phase=phase.value)
             self._check_turn(seat)
         elif isinstance(action, Redeal):
@@ -347,13 +349,13 @@ class Round:
             if reason:
                 raise IllegalAction(reason, phase=phase.value, turn=self.turn)
         elif isinstance(action, SurrenderAnswer):
-            if phase != Phase.SURRENDER:
+            if phase != _SURRENDER:
                 raise IllegalAction(Reason.WRONG_PHASE, phase=phase.value)
             self._check_turn(seat)
             if not isinstance(action.accept, bool):
                 raise IllegalAction(Reason.BAD_ACTION, why=Reason.ACTION_ACCEPT)
         elif isinstance(action, Bury):
-            if phase != Phase.BURY:
+            if phase != _BURY:
                 raise IllegalAction(Reason.WRONG_PHASE, phase=phase.value)
             if seat != self.turn:
                 raise IllegalAction(Reason.NOT_DEALER)
@@ -362,7 +364,7 @@ class Round:
             if not is_sub_multiset(action.cards, self.hands[seat]):
                 raise IllegalAction(Reason.NOT_IN_HAND)
         elif isinstance(action, CallFriend):
-            if phase != Phase.CALL_FRIEND:
+            if phase != _CALL_FRIEND:
                 raise IllegalAction(Reason.WRONG_PHASE, phase=phase.value)
             self._check_turn(seat)
             if not (type(action.card) is int and 0 <= action.card < 54):
@@ -380,7 +382,7 @@ class Round:
             raise IllegalAction(Reason.BAD_ACTION, why=Reason.ACTION_TYPE, kind=type(action).__name__)
 
     def _check_play(self, seat: int, cards: Sequence[int]) -> None:
-        if self.phase != Phase.PLAY:
+        if self.phase != _PLAY:
             raise IllegalAction(Reason.WRONG_PHASE, phase=self.phase.value)
         self._check_turn(seat)
         reason = self.play_reason(seat, cards)
@@ -394,30 +396,25 @@ class Round:
 
     def _check_declare(self, action: Declare) -> Bid:
         phase = self.phase
-        if phase not in (Phase.DEAL, Phase.DECLARE, Phase.OVERRIDE):
+        if phase not in (_DEAL, _DECLARE, _OVERRIDE):
             raise IllegalAction(Reason.WRONG_PHASE, phase=phase.value)
-        if phase != Phase.DEAL:
+        if phase != _DEAL:
             self._check_turn(action.seat)
         refusal = self.declare_refusal(action.seat)
         if refusal:
             raise IllegalAction(refusal)
-        return self._read_bid(action, pairs_only=phase == Phase.OVERRIDE)
+        return self._read_bid(action, pairs_only=phase == _OVERRIDE)
 
     def declare_refusal(self, seat: int) -> Reason | None:
         """Why ``seat`` may not declare at all now (seed 000 C: after the first round only the
         dealer's side declares; the other side may at the last call when it cannot), or None."""
-        if (
-            self.rules.declare_rights != DeclareRights.DEALER_SIDE
-            or self.dealer is None
-            or self.first_round
-            or self.phase == Phase.OVERRIDE
-        ):
+        if self.rules.declare_rights != _DEALER_SIDE or self.dealer is None or self.first_round or self.phase == _OVERRIDE:
             return None
         side = self.dealer_side()
         if seat in side:
             return None
         if (
-            self.phase == Phase.DECLARE
+            self.phase == _DECLARE
             and (self.bid is None or self.bid.seat not in side)
             and not any(options(s, self.hands[s], self.level, None, self.rules) for s in side)
         ):
@@ -428,7 +425,7 @@ class Round:
         rules = self.rules
         if not (rules.redeal_request or rules.redeal_no_trump):
             raise IllegalAction(Reason.NO_REDEAL, why=Reason.REDEAL_OFF)
-        if self.phase != Phase.DECLARE:
+        if self.phase != _DECLARE:
             raise IllegalAction(Reason.WRONG_PHASE, phase=self.phase.value)
         self._check_turn(seat)
         if self.dealer is None or not self.is_attacker(seat):
@@ -450,7 +447,7 @@ class Round:
         """Why ``seat`` may not propose to concede now (table rule ``surrender``), or None."""
         if not self.rules.surrender:
             return Reason.NO_SURRENDER
-        if self.phase != Phase.PLAY:
+        if self.phase != _PLAY:
             return Reason.WRONG_PHASE
         if seat != self.turn:
             return Reason.NOT_YOUR_TURN
@@ -491,7 +488,7 @@ class Round:
             if self.declare_refusal(seat):
                 return []
             hand = self.declaring_hand(seat)
-            return options(seat, hand, self.level, self.bid, self.rules, pairs_only=self.phase == Phase.OVERRIDE)
+            return options(seat, hand, self.level, self.bid, self.rules, pairs_only=self.phase == _OVERRIDE)
         hand = self.hands[seat]
         memo = self._declaring[seat]
         if memo is None or memo.hand is not hand or memo.n != len(hand):  # first use, or a hand put in from outside
@@ -595,7 +592,7 @@ class Round:
                 memo.options = None
         self.events.append(make_dealt(seat, card))
         if dealt >= self.players * self.hand_size:
-            self.phase = Phase.DECLARE
+            self.phase = _DECLARE
             self.turn = self.start_seat
             self.passes = 0
             self._declaring = [None] * self.players  # kept for the deal only
@@ -608,19 +605,19 @@ class Round:
         if self.first_bidder is None:
             self.first_bidder = bid.seat
         if (
-            self.rules.declare_rights == DeclareRights.DEALER_SIDE
+            self.rules.declare_rights == _DEALER_SIDE
             and not self.first_round
-            and self.phase == Phase.DECLARE
+            and self.phase == _DECLARE
             and bid.seat not in self.dealer_side()
         ):
             self.dealer = bid.seat  # 000 C: the dealer's side could not declare, the deal changes hands
         if previous is not None and not (previous.seat == bid.seat and previous.card == bid.card):
             self.overrides += 1
         self.events.append(Declared(bid.seat, tuple(action.cards), bid.trump))
-        if self.phase == Phase.DECLARE:
+        if self.phase == _DECLARE:
             self.passes = 0
             self._next_turn()
-        elif self.phase == Phase.OVERRIDE:  # 反主炒底: the overrider takes the kitty and buries
+        elif self.phase == _OVERRIDE:  # 反主炒底: the overrider takes the kitty and buries
             self.ctx = self._context(bid.trump)
             self.events.append(TrumpFixed(bid.trump, self._dealer(), "override"))
             self._take_kitty(bid.seat)
@@ -628,7 +625,7 @@ class Round:
     def _pass(self, seat: int) -> None:
         self.events.append(Passed(seat))
         self.passes += 1
-        if self.phase == Phase.OVERRIDE:
+        if self.phase == _OVERRIDE:
             if self.passes >= self.players - 1:
                 self._after_burying()
             else:
@@ -648,7 +645,7 @@ class Round:
 
     def _redeal(self) -> None:
         self.redeal = True
-        self.phase = Phase.DONE
+        self.phase = _DONE
         self.turn = None
         self.events.append(Redealt())
 
@@ -689,7 +686,7 @@ class Round:
         self.from_kitty[seat].extend(self.kitty)
         self.events.append(KittyTaken(seat, tuple(self.kitty)))
         self.kitty = []
-        self.phase = Phase.BURY
+        self.phase = _BURY
         self.turn = seat
 
     def _bury(self, seat: int, cards: Sequence[int]) -> None:
@@ -703,7 +700,7 @@ class Round:
         self.burier = seat
         self.events.append(Buried(seat, tuple(cards)))
         if self.rules.override_after_bury and not self.first_round:
-            self.phase = Phase.OVERRIDE
+            self.phase = _OVERRIDE
             self.turn = (seat + 1) % self.players
             self.passes = 0
         else:
@@ -712,7 +709,7 @@ class Round:
     def _after_burying(self) -> None:
         dealer = self._dealer()
         if self.find_friend:
-            self.phase = Phase.CALL_FRIEND
+            self.phase = _CALL_FRIEND
             self.turn = dealer
         else:
             self._start_play()
@@ -738,7 +735,7 @@ class Round:
         dealer = self._dealer()
         self._suit_counts = None  # the kitty and the trump may have changed the hands' suits
         self._suits = [None] * self.players
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.turn = dealer
         self.trick = Trick(dealer)
 
@@ -860,7 +857,7 @@ class Round:
         self.events.append(SurrenderProposed(seat))
         self.surrender_by = seat
         self.surrender_waiting = self.partners(seat)
-        self.phase = Phase.SURRENDER
+        self.phase = _SURRENDER
         self.turn = self.surrender_waiting[0] if self.surrender_waiting else seat
         if not self.surrender_waiting:  # a side of one (the dealer alone) concedes at once
             self._finish_surrender(seat)
@@ -873,7 +870,7 @@ class Round:
         if not accept:
             self.surrender_declined[proposer] = len(self.tricks)
             self.surrender_by, self.surrender_waiting = None, []
-            self.phase, self.turn = Phase.PLAY, proposer
+            self.phase, self.turn = _PLAY, proposer
         elif self.surrender_waiting:
             self.turn = self.surrender_waiting[0]
         else:
@@ -951,7 +948,7 @@ class Round:
     def _end(self, result: RoundEnded) -> None:
         self.result = result
         self.events.append(result)
-        self.phase = Phase.DONE
+        self.phase = _DONE
         self.turn = None
         self.trick = None
         self.surrender_by, self.surrender_waiting = None, []
