@@ -109,3 +109,21 @@ def test_rollout_leads_are_the_heuristics_multi_card_leads_and_each_suits_top_an
                     assert singles & tops and singles & lows and singles <= tops | lows and len(singles) <= 2
             checked += 1
     assert checked > 30
+
+
+def test_a_rollouts_kept_oracle_is_its_own_threads() -> None:
+    """A server searches for several tables at once on worker threads: the oracle a rollout
+    keeps from play to play is its own thread's, never replaced by (or handed to) another
+    thread's rollout of another round."""
+    import threading
+
+    from tuolaji.bots.rollout import _threats
+
+    mine_round, other_round = (rnd.copy() for _, rnd in zip(range(2), heuristic_plays(None, 47, 2), strict=False))
+    mine = _threats(mine_round)
+    theirs: list[HandThreats] = []
+    worker = threading.Thread(target=lambda: theirs.append(_threats(other_round)))
+    worker.start()
+    worker.join()
+    assert theirs[0].rnd is other_round
+    assert _threats(mine_round) is mine

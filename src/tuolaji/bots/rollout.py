@@ -9,6 +9,7 @@ larger leads get a structured random follow.
 from __future__ import annotations
 
 import random
+import threading
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
@@ -131,7 +132,7 @@ def rollout(rnd: Round, rng: random.Random, policy: Policy | None = None) -> int
         assert seat is not None
         rnd.apply_unchecked(Play(seat, pick(rnd, seat, rng)))
         steps += 1
-    _CURRENT.clear()  # the policy's oracle for this round is done with
+    _CURRENT.threats = None  # the policy's oracle for this round is done with
     return steps
 
 
@@ -301,15 +302,16 @@ def _attackers(rnd: Round) -> tuple[bool, ...]:
     return got
 
 
-_CURRENT: list[HandThreats] = []  # the threats of the round a rollout is playing (see rollout())
+# The threats of the round a rollout is playing (see rollout()), per thread: a server searches
+# for several tables at once on worker threads.
+_CURRENT = threading.local()
 
 
 def _threats(rnd: Round) -> HandThreats:
     """The oracle of the round being played out, kept from play to play of one rollout."""
-    if _CURRENT and _CURRENT[0].rnd is rnd:
-        return _CURRENT[0]
-    got = HandThreats(rnd)
-    _CURRENT[:] = [got]
+    got: HandThreats | None = getattr(_CURRENT, "threats", None)
+    if got is None or got.rnd is not rnd:
+        got = _CURRENT.threats = HandThreats(rnd)
     return got
 
 
