@@ -20,7 +20,7 @@ NO_TRUMP: None = None
 class TrumpContext:
     """Level rank (2..14), trump suit (0..3 or None for no-trump) and the derived tables."""
 
-    __slots__ = ("level", "trump", "decks", "notrump_level_tractor", "eff", "order", "sort_key", "pos", "by_order")
+    __slots__ = ("level", "trump", "decks", "notrump_level_tractor", "eff", "order", "sort_key", "pos", "by_order", "suit_kinds")
 
     level: LevelRank
     trump: int | None
@@ -31,6 +31,7 @@ class TrumpContext:
     sort_key: tuple[int, ...]
     pos: tuple[int, ...]
     by_order: tuple[tuple[tuple[int, ...], ...], ...]
+    suit_kinds: tuple[tuple[int, ...], ...]  # per effective suit (0..3, TRUMP): its card kinds in card order
 
     def __new__(cls, level: LevelRank, trump: int | None, decks: int = 2, notrump_level_tractor: bool = True) -> TrumpContext:
         return _context(level, trump, decks, notrump_level_tractor)
@@ -90,4 +91,5 @@ def _context(level: LevelRank, trump: int | None, decks: int, notrump_level_trac
     for c in range(NUM_KINDS):
         groups[eff[c]][order[c]].append(c)
     ctx.by_order = tuple(tuple(tuple(g) for g in suit_groups) for suit_groups in groups)
+    ctx.suit_kinds = tuple(tuple(c for c in range(NUM_KINDS) if eff[c] == e) for e in range(TRUMP + 1))
     return ctx

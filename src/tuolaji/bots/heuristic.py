@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
-from ..cards import NUM_KINDS, POINTS, LevelRank, is_joker, is_level_card, suit_of
+from ..cards import POINTS, LevelRank, is_joker, is_level_card, suit_of
 from ..combos import best_top, decompose
 from ..engine.observation import Observation
 from ..trump import TRUMP, TrumpContext
@@ -22,18 +22,6 @@ from .memory import Memory, remember
 from .registry import register
 from .tactics import BEATEN_HOLDS, HELD, TrickState, follow_options, lead_options, score_follows, score_leads
 from .teams import believed_side_table, believed_sides, same_side
-
-_KINDS: dict[tuple[TrumpContext, int], tuple[int, ...]] = {}
-
-
-def _kinds(ctx: TrumpContext, suit: int) -> tuple[int, ...]:
-    """The card kinds of an effective suit, in card order (one table per context and suit)."""
-    got = _KINDS.get((ctx, suit))
-    if got is None:
-        if len(_KINDS) >= 1024:
-            _KINDS.clear()
-        got = _KINDS[ctx, suit] = tuple(c for c in range(NUM_KINDS) if ctx.eff[c] == suit)
-    return got
 
 
 class MemoryThreats:
@@ -69,7 +57,7 @@ class MemoryThreats:
         if left is not None:
             got = self._by_suit.get(suit)
             if got is None:
-                got = self._by_suit[suit] = {c: left[c] for c in _kinds(self.ctx, suit) if left[c] > 0}
+                got = self._by_suit[suit] = {c: left[c] for c in self.ctx.suit_kinds[suit] if left[c] > 0}
             return got
         suits = self._suits
         if suits is None:

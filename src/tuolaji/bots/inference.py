@@ -30,7 +30,7 @@ from ..cards import NUM_KINDS
 from ..combos import Combo, best_top, decompose
 from ..engine.observation import Observation
 from ..trump import TRUMP, TrumpContext
-from .heuristic import MemoryThreats, _kinds
+from .heuristic import MemoryThreats
 from .memory import _Notes
 from .tactics import TrickState, follow_options, score_follows
 from .teams import believed_sides, hidden_friend, public_side_table, same_side_table
@@ -78,7 +78,7 @@ class PlayModel:
         # per follow: the copies of each trump kind unseen by the follower then, before its hand
         # now and the kitty are taken out (not played before it, not played by it since)
         self._since = [tuple(f.since.elements()) for f in self.follows]  # per follow: its ``since`` as cards
-        self._trumps = [{c: f.left[c] - f.since.get(c, 0) for c in _kinds(self.ctx, TRUMP)} for f in self.follows]
+        self._trumps = [{c: f.left[c] - f.since.get(c, 0) for c in self.ctx.suit_kinds[TRUMP]} for f in self.follows]
 
     def _trump_top(self, i: int, now: list[int], kitty: list[int] | None) -> int:
         """``unseen_top(TRUMP, k, m)`` of follow ``i``'s threats (the lead's shape) in this deal."""
@@ -183,7 +183,7 @@ class _ThenThreats(MemoryThreats):
         got = self._by_suit.get(suit)
         if got is None:
             left = self._left
-            got = self._by_suit[suit] = {c: left[c] for c in _kinds(self.ctx, suit) if left[c] > 0}
+            got = self._by_suit[suit] = {c: left[c] for c in self.ctx.suit_kinds[suit] if left[c] > 0}
         return got
 
 
