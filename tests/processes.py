@@ -16,10 +16,22 @@ import httpx
 Proc = subprocess.Popen[bytes]
 
 
+# Ports below the kernel's ephemeral range (32768 and up on Linux) are never handed to a
+# connection or a ``bind(0)``, so a port chosen here stays free until the server binds it, and
+# again while it restarts; each pytest-xdist worker draws from its own block.
+_PORTS = iter(range(20000 + 500 * int(os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:] or 0), 32768))
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A port on 127.0.0.1 that nothing holds now and no other test of this run will choose."""
+    for port in _PORTS:
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # held by something outside the tests
+            return port
+    raise RuntimeError("no free port below the ephemeral range")
 
 
 def tuolaji(*args: str, log: Path) -> Proc:
