@@ -403,7 +403,15 @@ def summarize(paths: list[str]) -> list[dict[str, Any]]:
             del s[key]  # not in the log
         indices = sorted(deals)
         s["first_deal"], s["last_deal"] = indices[0], indices[-1]
-        s["missing"] = indices[-1] - indices[0] + 1 - len(indices)
+        # the runs of consecutive deals: logs that continue each other, or two processes started
+        # at different deals, read as one sample with the gaps between them shown, not counted
+        runs: list[list[int]] = []
+        for i in indices:
+            if runs and runs[-1][1] == i - 1:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i])
+        s["deal_runs"] = runs
         out.append(s)
     return out
 
@@ -412,7 +420,7 @@ def summary(args: argparse.Namespace) -> bool:
     for s in summarize(args.logs):
         print(json.dumps(s))
         print(
-            f"{s['a']} vs {s['b']}: deals {s['first_deal']}-{s['last_deal']} ({s['deals']}, {s['missing']} missing): "
+            f"{s['a']} vs {s['b']}: {s['deals']} deals ({', '.join(f'{a}-{b}' for a, b in s['deal_runs'])}): "
             f"{s['a_level_gain_per_deal']:+.3f} levels/deal [{s['ci95'][0]:+.3f}, {s['ci95'][1]:+.3f}], "
             f"{s['a_deal_win_rate']:.1%} of deals won, kitty captured attacking {s['a_kitty_captures']} / "
             f"{s['b_kitty_captures']}"

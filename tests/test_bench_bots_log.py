@@ -19,7 +19,7 @@ def test_the_deal_log_gives_the_figures_of_the_run_that_wrote_it(tmp_path: Path)
     first = bench_bots._run("heuristic", "random", 4, 1, 2026, batch=2, deal_log=str(log))
     [whole] = bench_bots.summarize([str(log)])
     assert {k: whole[k] for k in KEYS} == {k: first[k] for k in KEYS}
-    assert (whole["first_deal"], whole["last_deal"], whole["missing"]) == (0, 3, 0)
+    assert (whole["first_deal"], whole["last_deal"], whole["deal_runs"]) == (0, 3, [[0, 3]])
 
 
 def test_a_continued_log_counts_each_deal_once_and_skips_a_torn_line(tmp_path: Path) -> None:
@@ -31,4 +31,12 @@ def test_a_continued_log_counts_each_deal_once_and_skips_a_torn_line(tmp_path: P
         f.write(json.dumps({"a": "heuristic", "b": "random", "deal": 5})[:20])  # a line being written
     [whole] = bench_bots.summarize([str(log)])
     assert {k: whole[k] for k in KEYS} == {k: both[k] for k in KEYS}
-    assert whole["deals"] == 5 and whole["missing"] == 0
+    assert whole["deals"] == 5 and whole["deal_runs"] == [[0, 4]]
+
+
+def test_logs_of_two_processes_read_as_one_sample_with_the_gap_shown(tmp_path: Path) -> None:
+    low, high = tmp_path / "low.jsonl", tmp_path / "high.jsonl"
+    bench_bots._run("heuristic", "random", 2, 1, 2026, deal_log=str(low))
+    bench_bots._run("heuristic", "random", 2, 1, 2026, deal_log=str(high), first_deal=6)
+    [whole] = bench_bots.summarize([str(low), str(high)])
+    assert whole["deals"] == 4 and whole["deal_runs"] == [[0, 1], [6, 7]]
