@@ -1,13 +1,17 @@
 """Machine instructions per unit of work, counted by valgrind (callgrind's ``Ir``), side by side
 with a baseline commit: a measure that the load on a shared machine does not move.
 
-    python benchmarks/count_instructions.py [--baseline 71ec7c9] [--targets checked,deck3,deck4,judge]
+    python benchmarks/count_instructions.py [--baseline 71ec7c9] [--targets checked,deck3,deck4,judge,heuristic,search]
 
 Each target's work (the same workloads and seeds as ``bench_round.py``) runs twice in a fresh
 process under ``valgrind --tool=callgrind``: once with no units after the imports (and, for the
 judge, one warm-up pass over the requests), once with ``n`` units more; the difference over
-``n`` is the count for one unit (a round, or a judge request). Interpreter start-up and imports
-cancel out. Slow (valgrind runs Python about fifty times slower): a few minutes per side.
+``n`` is the count for one unit (a round, a judge request, a heuristic self-play round or a search
+decision). Interpreter start-up and imports cancel out. The bot targets: ``heuristic`` counts
+``bench_round``'s heuristic self-play rounds; ``search`` first plays the heuristic rounds that
+give ``bench_round``'s search positions (every 6th play; the heuristic plays on, in both runs, so
+that part cancels out) and then counts only the search decisions at them (2,000 simulated plays,
+no time cap). Slow (valgrind runs Python about fifty times slower): a few minutes per side.
 Instructions are not time, but for the same interpreter running the same kind of code they
 follow it closely, and the same commit gives the same count to a fraction of a per cent.
 """
@@ -16,10 +20,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -32,7 +38,10 @@ TARGETS = {
     "deck3": ("three-deck", 6, "round"),
     "deck4": ("super-four-deck", 4, "round"),
     "judge": ("judge", 2, "request"),  # units: passes over every scenario request
+    "heuristic": ("heuristic", 8, "round"),
+    "search": ("search", 8, "decision"),
 }
+SEARCH_POSITIONS = 8  # positions gathered in every search run, whatever the number searched
 
 
 def worker(target: str, units: int) -> None:
@@ -42,12 +51,48 @@ def worker(target: str, units: int) -> None:
     if preset == "judge":
         passes = 1 + units  # one warm-up pass
         bench_round.work_judge(passes * _judge_lines(), 1)
+    elif preset == "heuristic":
+        import tuolaji.bots.heuristic
+        import tuolaji.engine.observation  # noqa: F401  (imported either way)
+
+        bench_round.work_heuristic(units, 1)
+    elif preset == "search":
+        _search(units)
     else:
         import tuolaji.combos
         import tuolaji.engine.legal
         import tuolaji.tricks  # noqa: F401  (imported either way)
 
         bench_round.work_rounds(preset or None, units, 1)
+
+
+def _search(units: int) -> None:
+    """Search decisions at the first ``units`` of the positions of ``bench_round``'s search target
+    (seed 1): every 6th play of heuristic rounds (the heuristic's play goes on), each searched by a
+    bot seeded as that target seeds it."""
+    import bench_round
+
+    from tuolaji.bots.heuristic import HeuristicBot
+    from tuolaji.bots.search import SearchBot
+    from tuolaji.ruleset import RuleSet
+
+    seed = 1
+    rng = random.Random(seed)
+    positions: list[tuple[int, Any]] = []
+    plays = 0
+
+    def on_play(seat: int, obs: Any) -> None:
+        nonlocal plays
+        plays += 1
+        if len(positions) < SEARCH_POSITIONS and plays % 6 == 0:
+            positions.append((plays, obs))
+
+    i = 0
+    while len(positions) < SEARCH_POSITIONS:
+        bench_round._bot_round(RuleSet(), [HeuristicBot(seed * 1000 + i * 4 + s) for s in range(4)], rng, on_play)
+        i += 1
+    for at, obs in positions[:units]:
+        SearchBot(seed * 7919 + at, steps=2000, time=1e9).play(obs)
 
 
 def _judge_lines() -> int:
@@ -69,7 +114,7 @@ def count(src: Path, target: str, units: int) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--baseline", metavar="REF")
-    parser.add_argument("--targets", default="checked,deck3,deck4,judge")
+    parser.add_argument("--targets", default="checked,deck3,deck4,judge,heuristic,search")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--units", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
