@@ -294,3 +294,27 @@ def test_follows_to_a_pair_are_exactly_the_legal_ones_of_the_suit() -> None:
             checked += 1
             with_pair += any(n >= 2 for _, n in items)
     assert checked > 500 and 0 < with_pair < checked
+
+
+def test_the_kept_sampling_preparation_is_its_own_threads() -> None:
+    """A server searches for several tables at once on worker threads: the preparation that a
+    search's draws for one observation share is its own thread's, never replaced by another
+    thread's draws for another observation."""
+    import threading
+
+    from tuolaji.bots.determinize import _prepared
+
+    rounds = [play_to(_round(i), [make_bot("heuristic", seed=k) for k in range(4)], tricks=3) for i in (1, 2)]
+    views = []
+    for rnd in rounds:
+        seat = rnd.turn
+        assert seat is not None
+        obs = observe(rnd, seat)
+        views.append((obs, remember(obs), {s: obs.hand_sizes[s] for s in range(obs.players) if s != seat}))
+    mine = _prepared(*views[0])
+    theirs = []
+    worker = threading.Thread(target=lambda: theirs.append(_prepared(*views[1])))
+    worker.start()
+    worker.join()
+    assert theirs[0].obs is views[1][0]
+    assert _prepared(*views[0]) is mine

@@ -9,6 +9,7 @@ trumps when that fits (good dealers keep their trumps), else anything.
 from __future__ import annotations
 
 import random
+import threading
 from collections import Counter
 
 from ..cards import new_deck
@@ -115,14 +116,16 @@ def _dealer_copies(obs: Observation, mem: Memory) -> list[int]:
     ]
 
 
-_LAST: list[_Prepared] = []  # the last observation's (a search draws many deals for one)
+# The last observation's preparation (a search draws many deals for one), per thread: a server
+# searches for several tables at once on worker threads, and one table's draws must not throw
+# away another's preparation.
+_LAST = threading.local()
 
 
 def _prepared(obs: Observation, mem: Memory, sizes: dict[int, int]) -> _Prepared:
-    got = _LAST[0] if _LAST else None
+    got: _Prepared | None = getattr(_LAST, "prepared", None)
     if got is None or got.obs is not obs or got.mem is not mem or got.sizes != sizes:
-        got = _Prepared(obs, mem, sizes)
-        _LAST[:] = [got]
+        got = _LAST.prepared = _Prepared(obs, mem, sizes)
     return got
 
 
