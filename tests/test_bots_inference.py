@@ -117,6 +117,7 @@ def test_a_kept_likelihood_is_the_one_worked_out_afresh() -> None:
                         unseen = Counter({c: f.left[c] for c in range(len(f.left)) if obs.ctx.eff[c] == TRUMP})
                         unseen.subtract(hands[f.seat] + list(f.since.elements()) + (kit or []))
                         want = best_top(+unseen, f.comps[0].k, f.comps[0].m, obs.ctx.order)
-                        assert model._trump_top(j, hands[f.seat], kit) == want
+                        kit_trumps = model._trumps_of(kit) if kit is not None else None
+                        assert model._trump_top(j, model._trumps_of(hands[f.seat]), kit_trumps) == want
             repeats += model.evaluations - len(model._logs)
     assert repeats > 100

@@ -79,20 +79,34 @@ class PlayModel:
         # now and the kitty are taken out (not played before it, not played by it since)
         self._since = [tuple(f.since.elements()) for f in self.follows]  # per follow: its ``since`` as cards
         self._trumps = [{c: f.left[c] - f.since.get(c, 0) for c in self.ctx.suit_kinds[TRUMP]} for f in self.follows]
+        order = self.ctx.order
+        self._trumps_down = sorted(self.ctx.suit_kinds[TRUMP], key=order.__getitem__, reverse=True)  # best first
 
-    def _trump_top(self, i: int, now: list[int], kitty: list[int] | None) -> int:
-        """``unseen_top(TRUMP, k, m)`` of follow ``i``'s threats (the lead's shape) in this deal."""
+    def _trump_top(self, i: int, now: dict[int, int], kitty: dict[int, int] | None) -> int:
+        """``unseen_top(TRUMP, k, m)`` of follow ``i``'s threats (the lead's shape) in this deal
+        (``now``, ``kitty``: the follower's trumps in this deal and the kitty's, per card kind)."""
         f = self.follows[i]
-        left = dict(self._trumps[i])
+        left = self._trumps[i]
+        k, m = f.comps[0].k, f.comps[0].m
+        if m == 1:  # every lead scored (at most MAX_LEAD cards): the best kind with k copies left
+            for c in self._trumps_down:
+                n = left[c] - now.get(c, 0)
+                if kitty is not None:
+                    n -= kitty.get(c, 0)
+                if n >= k:
+                    return self.ctx.order[c]
+            return -1
+        counts = {c: n - now.get(c, 0) - (kitty.get(c, 0) if kitty is not None else 0) for c, n in left.items()}
+        return best_top({c: n for c, n in counts.items() if n > 0}, k, m, self.ctx.order)
+
+    def _trumps_of(self, cards: list[int]) -> dict[int, int]:
+        """The trumps among ``cards``, per card kind."""
         eff = self.ctx.eff
-        for c in now:
+        out: dict[int, int] = {}
+        for c in cards:
             if eff[c] == TRUMP:
-                left[c] -= 1
-        if kitty is not None:
-            for c in kitty:
-                if eff[c] == TRUMP:
-                    left[c] -= 1
-        return best_top({c: n for c, n in left.items() if n > 0}, f.comps[0].k, f.comps[0].m, self.ctx.order)
+                out[c] = out.get(c, 0) + 1
+        return out
 
     def log_weight(self, hands: list[list[int]], kitty: list[int]) -> float:
         obs, ctx = self.obs, self.ctx
@@ -100,21 +114,40 @@ class PlayModel:
         total = 0.0
         burier_hidden = obs.kitty is None  # the burier knows the kitty: its cards are not unseen to it
         friends = bool(obs.friend_calls)
+        # per seat: its cards in this deal by suit (in hand order) and its trumps per kind, worked
+        # out once for all its follows; the kitty's trumps, for the burier's
+        seats: dict[int, tuple[dict[int, list[int]], dict[int, int]]] = {}
+        kitty_trumps: dict[int, int] | None = None
         for i, f in enumerate(self.follows):
             knows_kitty = burier_hidden and f.seat == obs.dealer
             now = hands[f.seat]
             e = f.suit
+            got = seats.get(f.seat)
+            if got is None:
+                by_suit: dict[int, list[int]] = {}
+                for c in now:
+                    cards_of = by_suit.get(eff[c])
+                    if cards_of is None:
+                        by_suit[eff[c]] = [c]
+                    else:
+                        cards_of.append(c)
+                got = seats[f.seat] = (by_suit, self._trumps_of(by_suit.get(TRUMP, [])))
             # The follow's score reads the follower's cards of the led suit (its options and what
             # they break), its whole hand only when short of the suit, the unseen cards of the led
             # suit (``left`` less its hand and the kitty it knows), of trump only their best top of
             # the lead's shape (whether a foe may ruff, or beat a partner's ruff), and whether it is
             # a hidden friend; the rest of ``since`` is fixed per follow. Those key the
             # log-likelihood kept for the deals that repeat them.
-            suit_now = [c for c in now if eff[c] == e]
+            suit_now = got[0].get(e, [])
             whole = len(suit_now) + f.held_suit <= f.whole
             mine: tuple[int, ...] = tuple(sorted(now)) if whole else tuple(sorted(suit_now))
             seen_kitty = tuple(sorted([c for c in kitty if eff[c] == e])) if knows_kitty else None
-            trump_top = -2 if e == TRUMP else self._trump_top(i, now, kitty if knows_kitty else None)
+            if e == TRUMP:
+                trump_top = -2
+            else:
+                if knows_kitty and kitty_trumps is None:
+                    kitty_trumps = self._trumps_of(kitty)
+                trump_top = self._trump_top(i, got[1], kitty_trumps if knows_kitty else None)
             hidden = friends and hidden_friend(obs, f.seat, {*now, *f.since})
             key = (i, whole, mine, seen_kitty, trump_top, hidden)
             self.evaluations += 1
