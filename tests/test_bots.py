@@ -318,3 +318,18 @@ def test_the_kept_sampling_preparation_is_its_own_threads() -> None:
     worker.join()
     assert theirs[0].obs is views[1][0]
     assert _prepared(*views[0]) is mine
+
+
+def test_sampling_shuffles_as_the_standard_library_does() -> None:
+    """Sampling's shuffle (determinize.shuffle) makes the same swaps from the same draws as
+    random.Random.shuffle: the same order, and the generator left in the same state."""
+    from tuolaji.bots.determinize import shuffle
+
+    for seed in range(40):
+        cards = list(range(seed * 3 % 70))
+        ours, theirs = random.Random(seed), random.Random(seed)
+        mine, std = list(cards), list(cards)
+        shuffle(mine, ours)
+        theirs.shuffle(std)
+        assert mine == std
+        assert ours.getstate() == theirs.getstate()

@@ -133,7 +133,7 @@ def _try_sample(prep: _Prepared, rng: random.Random, *, strict: bool, voids: boo
     room = dict(prep.room)
     out = {s: list(cards) for s, cards in prep.out.items()}
     cards = list(prep.cards)
-    rng.shuffle(cards)
+    shuffle(cards, rng)
     # the most constrained cards first, so a void-heavy seat does not end up with leftovers
     group, sizes, sets = prep.options(strict, voids)
     cards.sort(key=sizes.__getitem__)
@@ -170,6 +170,23 @@ def _try_sample(prep: _Prepared, rng: random.Random, *, strict: bool, voids: boo
                 if len(set(suited)) < len(suited):  # a pair in a suit it has shown it holds none of
                     return None
     return out
+
+
+def shuffle(cards: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(cards)``: the same swaps from the same draws, without a method call per
+    card (a plain :class:`random.Random` draws each swap with ``_randbelow``'s getrandbits
+    loop, written out here; any other generator shuffles itself)."""
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def build_round(obs: Observation, hands: list[list[int]], kitty: list[int], rules: RuleSet | None = None) -> Round:
