@@ -68,7 +68,9 @@ class _Prepared:
                 out[dealer].append(c)
                 pool[c] -= 1
                 room[dealer] -= 1
-        self.out, self.room = out, room
+        self.out = out
+        # the room left per seat as a list, the kitty's last (KITTY is -1): what a draw counts down
+        self.room = [room.get(s, 0) for s in range(obs.players)] + [room.get(KITTY, 0)]
         self.cards = list(pool.elements())
         self.allowed: dict[tuple[bool, bool], Allowed] = {}
 
@@ -130,7 +132,7 @@ def _prepared(obs: Observation, mem: Memory, sizes: dict[int, int]) -> _Prepared
 
 
 def _try_sample(prep: _Prepared, rng: random.Random, *, strict: bool, voids: bool) -> dict[int, list[int]] | None:
-    room = dict(prep.room)
+    room = list(prep.room)
     out = {s: list(cards) for s, cards in prep.out.items()}
     cards = list(prep.cards)
     shuffle(cards, rng)
