@@ -55,41 +55,44 @@ def _context(level: LevelRank, trump: int | None, decks: int, notrump_level_trac
         raise ValueError(f"level must be 2..14 (A) or 15 (王), not {level}")
     if trump is not None and trump not in (0, 1, 2, 3):
         raise ValueError(f"trump must be a suit 0..3 or None, not {trump}")
-    eff = [0] * NUM_KINDS
-    order = [0] * NUM_KINDS
-    plain_ranks = [r for r in range(2, 15) if r != level]  # 12 ranks, the level rank skipped
+    # suit by suit as whole slices: built once per (level, trump, decks), but a round's first
+    # use of a context pays for it (the tables were a few hundred thousand instructions)
+    eff: list[int] = []
+    order: list[int] = []
+    if level == JOKER_LEVEL:  # no level cards: every suit runs 2…A whole
+        ranks = list(range(13))
+    else:  # the level rank skipped: the ranks above it move down one
+        ranks = [*range(level - 2), 0, *range(level - 2, 12)]
     for suit in range(4):
-        for i, rank in enumerate(plain_ranks):
-            card = suit * 13 + rank - 2
-            if suit == trump:
-                eff[card], order[card] = TRUMP, i
-            else:
-                eff[card], order[card] = suit, i
+        eff += [TRUMP if suit == trump else suit] * 13
+        order += ranks
         if level != JOKER_LEVEL:
             eff[suit * 13 + level - 2] = TRUMP
+    eff += [TRUMP, TRUMP]
+    order += [0, 0]
     if level == JOKER_LEVEL:  # plain suits run A…2 whole; LJ LJ BJ BJ chain
         order[LJ] = 13 if trump is not None else 0
         order[BJ] = order[LJ] + 1
     elif trump is None:
-        for suit in range(4):
-            order[suit * 13 + level - 2] = 0
+        # the level cards keep order 0 (set above)
         order[LJ] = 1 if notrump_level_tractor else 2
         order[BJ] = order[LJ] + 1
     else:
         for suit in range(4):
             order[suit * 13 + level - 2] = 13 if suit == trump else 12
         order[LJ], order[BJ] = 14, 15
-    eff[LJ] = eff[BJ] = TRUMP
     ctx = object.__new__(TrumpContext)
     ctx.level, ctx.trump, ctx.decks = level, trump, decks
     ctx.notrump_level_tractor = notrump_level_tractor
     ctx.eff, ctx.order = tuple(eff), tuple(order)
-    ctx.sort_key = tuple(eff[c] * 64 + order[c] * 4 + (SUIT_OF[c] % 4) for c in range(NUM_KINDS))
+    ctx.sort_key = tuple([e * 64 + o * 4 + s % 4 for e, o, s in zip(eff, order, SUIT_OF, strict=True)])
     # chain position across suits: equal orders of different effective suits never touch
-    ctx.pos = tuple(eff[c] * 32 + order[c] for c in range(NUM_KINDS))
+    ctx.pos = tuple([e * 32 + o for e, o in zip(eff, order, strict=True)])
     groups: list[list[list[int]]] = [[[] for _ in range(20)] for _ in range(5)]
-    for c in range(NUM_KINDS):
-        groups[eff[c]][order[c]].append(c)
-    ctx.by_order = tuple(tuple(tuple(g) for g in suit_groups) for suit_groups in groups)
-    ctx.suit_kinds = tuple(tuple(c for c in range(NUM_KINDS) if eff[c] == e) for e in range(TRUMP + 1))
+    kinds: list[list[int]] = [[], [], [], [], []]
+    for c, e, o in zip(range(NUM_KINDS), eff, order, strict=True):
+        groups[e][o].append(c)
+        kinds[e].append(c)
+    ctx.by_order = tuple([tuple(map(tuple, suit_groups)) for suit_groups in groups])
+    ctx.suit_kinds = tuple(map(tuple, kinds))
     return ctx
