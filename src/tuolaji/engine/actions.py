@@ -87,6 +87,22 @@ class TimeUp:
     type = "time_up"
 
 
+# The two actions made once per card (by every caller: tables, bots, benchmarks) are built
+# without the frozen dataclass __init__, which pays an object.__setattr__ call per field: a
+# fieldless Deal needs no __init__ at all; Play sets its two slots directly. Same objects.
+del Deal.__init__
+_PLAY_SEAT, _PLAY_CARDS = Play.__dict__["seat"].__set__, Play.__dict__["cards"].__set__
+
+
+def _play_init(self: Play, seat: int, cards: tuple[int, ...]) -> None:
+    _PLAY_SEAT(self, seat)
+    _PLAY_CARDS(self, cards)
+
+
+_play_init.__qualname__ = "Play.__init__"
+Play.__init__ = _play_init  # type: ignore[method-assign]
+
+
 Action = Deal | Declare | Pass | Bury | Play | Redeal | CallFriend | Surrender | SurrenderAnswer | TimeUp
 
 

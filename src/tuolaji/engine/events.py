@@ -246,9 +246,9 @@ def event_from_dict(data: dict[str, Any]) -> Event:
 # slots directly, they cost half what the frozen dataclass __init__ does (one object.__setattr__
 # call per field). The same fields, in the same order, as the classes' own constructors.
 _new = object.__new__
-_DEALT_SEAT, _DEALT_CARD = (Dealt.__dict__[f].__set__ for f in ("seat", "card"))
-_PLAYED = tuple(Played.__dict__[f].__set__ for f in ("seat", "cards", "attempted", "beaten_by", "beating"))
-_TRICK_ENDED = tuple(TrickEnded.__dict__[f].__set__ for f in ("winner", "points", "attacker_points"))
+DEALT_SETTERS = _DEALT_SEAT, _DEALT_CARD = tuple(Dealt.__dict__[f].__set__ for f in ("seat", "card"))  # the round deals with them
+PLAYED_SETTERS = _PLAYED = tuple(Played.__dict__[f].__set__ for f in ("seat", "cards", "attempted", "beaten_by", "beating"))
+TRICK_ENDED_SETTERS = _TRICK_ENDED = tuple(TrickEnded.__dict__[f].__set__ for f in ("winner", "points", "attacker_points"))
 
 
 def dealt(seat: int, card: int) -> Dealt:

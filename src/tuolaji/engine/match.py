@@ -14,7 +14,7 @@ from ..ruleset import MatchEnd, Partnership, RuleSet, load_rules
 from ..scoring import match_leader, parse_level
 from .actions import Action
 from .events import Event, TimeIsUp
-from .round import Phase, Round
+from .round import Phase, Round, copy_fields
 
 ACE = LevelIndex(12)  # the ladder place of A
 J_LEVEL = LevelIndex(9)  # the ladder place of J (勾J, table rule j_rule)
@@ -224,7 +224,7 @@ class Match:
 
     def _restore(self, saved: _Saved) -> None:
         rnd = saved.round
-        rnd.__dict__.update(self._rebuilt(rnd, saved.round_events).__dict__)  # holders of the round see it restored
+        copy_fields(self._rebuilt(rnd, saved.round_events), rnd)  # holders of the round see it restored
         self.round = rnd
         del self.events[saved.events :]
         del self.rounds[saved.rounds :]

@@ -12,7 +12,7 @@ exactly as it was. :meth:`Round.apply_unchecked` skips the checks for trusted ca
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -43,26 +43,30 @@ from ..ruleset import (
 )
 from ..scoring import kitty_multiplier, level_change, round_coins, surrender_total
 from ..tricks import best_so_far, follow_shape_reason, is_sub_multiset, lead_reason, throw_block
-from ..trump import JOKER_LEVEL, TrumpContext
+from ..trump import JOKER_LEVEL, TRUMP, TrumpContext
 from .actions import Action, Bury, CallFriend, Deal, Declare, Pass, Play, Redeal, Surrender, SurrenderAnswer
 from .events import (
+    DEALT_SETTERS,
+    PLAYED_SETTERS,
+    TRICK_ENDED_SETTERS,
     Buried,
+    Dealt,
     Declared,
     Event,
     FriendCalled,
     FriendRevealed,
     KittyTaken,
     Passed,
+    Played,
     RedealRequested,
     Redealt,
     RoundEnded,
     SurrenderAnswered,
     SurrenderProposed,
+    TrickEnded,
     TrumpFixed,
 )
-from .events import dealt as make_dealt
 from .events import played as make_played
-from .events import trick_ended as make_trick_ended
 
 if TYPE_CHECKING:
     from .observation import PublicTrick
@@ -140,6 +144,10 @@ class _Suits:
                 self.lists[e] = [c]
 
 
+_new = object.__new__
+_DEALT_SEAT, _DEALT_CARD = DEALT_SETTERS
+_PLAYED_SEAT, _PLAYED_CARDS, _PLAYED_ATTEMPTED, _PLAYED_BEATEN_BY, _PLAYED_BEATING = PLAYED_SETTERS
+_ENDED_WINNER, _ENDED_POINTS, _ENDED_ATTACKER_POINTS = TRICK_ENDED_SETTERS
 _NO_CARDS: list[int] = []  # a suit a hand does not hold (never changed)
 _DECLARING_KINDS = {level: frozenset(declaring_kinds(LevelRank(level))) for level in range(2, 16)}
 
@@ -149,6 +157,55 @@ class Round:
 
     ``dealer`` is None in a match's first round: the declaration decides it (抢庄).
     """
+
+    # Slots: a class whose instances hold more than 30 attributes loses CPython's fast attribute
+    # access (its instances fall back to a dict); every field is set in __init__ and copied by copy().
+    __slots__ = (
+        "rules",
+        "players",
+        "hand_size",
+        "kitty_size",
+        "deck",
+        "level",
+        "dealer",
+        "first_round",
+        "start_seat",
+        "dealt",
+        "hands",
+        "bid",
+        "first_bidder",
+        "overrides",
+        "phase",
+        "turn",
+        "passes",
+        "ctx",
+        "kitty",
+        "burier",
+        "from_kitty",
+        "friend_calls",
+        "call_seats",
+        "call_shown",
+        "call_copies",
+        "tricks",
+        "trick",
+        "seat_points",
+        "attacker_points",
+        "failed_throws",
+        "events",
+        "result",
+        "redeal",
+        "surrender_by",
+        "surrender_waiting",
+        "surrender_declined",
+        "_suit_counts",
+        "public_tricks",
+        "_declaring",
+        "_suits",
+        "_deal_size",
+        "_declaring_kinds",
+        "_find_friend",
+        "__weakref__",  # the server's tests follow rounds by weak reference
+    )
 
     def __init__(self, *, rules: RuleSet, deck: Sequence[int], level: LevelRank, dealer: int | None, start_seat: int = 0) -> None:
         self.rules = rules
@@ -194,11 +251,14 @@ class Round:
         self.public_tricks: tuple[PublicTrick, ...] = ()  # finished tricks' public forms so far (observe)
         self._declaring: list[_Declaring | None] = [None] * self.players  # see declaration_options()
         self._suits: list[_Suits | None] = [None] * self.players  # see suit_cards()
+        self._deal_size = self.players * self.hand_size  # cards dealt to hands (the rest is the kitty)
+        self._declaring_kinds = _DECLARING_KINDS[level]
+        self._find_friend = rules.partnership == _FIND_FRIEND
 
     # ----------------------------------------------------------------- queries
     @property
     def find_friend(self) -> bool:
-        return self.rules.partnership == _FIND_FRIEND
+        return self._find_friend
 
     def dealer_side(self) -> tuple[int, ...]:
         """The dealer's side as it really is (find-a-friend: the dealer, then the friends, hidden
@@ -281,7 +341,7 @@ class Round:
 
     @property
     def deal_done(self) -> bool:
-        return self.dealt >= self.players * self.hand_size
+        return self.dealt >= self._deal_size
 
     @property
     def next_deal_seat(self) -> int:
@@ -587,11 +647,14 @@ class Round:
         memo = self._declaring[seat]
         if memo is not None and memo.hand is hand and memo.n == len(hand) - 1:
             memo.n += 1
-            if card in _DECLARING_KINDS[self.level]:  # a new kind goes last: first shown last
+            if card in self._declaring_kinds:  # a new kind goes last: first shown last
                 memo.counts[card] = memo.counts.get(card, 0) + 1
                 memo.options = None
-        self.events.append(make_dealt(seat, card))
-        if dealt >= self.players * self.hand_size:
+        ev = _new(Dealt)  # events.dealt(seat, card), without the call
+        _DEALT_SEAT(ev, seat)
+        _DEALT_CARD(ev, card)
+        self.events.append(ev)
+        if dealt >= self._deal_size:
             self.phase = _DECLARE
             self.turn = self.start_seat
             self.passes = 0
@@ -795,23 +858,29 @@ class Round:
         """Check and act on one card following a single lead (most plays): as play_reason and
         _play would, in one pass. False (nothing done) for any other play."""
         trick = self.trick
-        assert trick is not None and self.ctx is not None
+        assert trick is not None
         plays = trick.plays
         if not plays or len(plays[0]) != 1:
             return False
         c = cards[0]
+        if type(c) is not int or not 0 <= c < 54:  # not a card kind: the general path refuses it
+            return False
         hand = self.hands[seat]
-        if c not in hand:
-            raise IllegalAction(Reason.NOT_IN_HAND, n=1)
-        eff = self.ctx.eff
+        eff = self.ctx.eff  # type: ignore[union-attr]  # fixed in play
         kept = self._suits[seat]
         if kept is None or kept.hand is not hand or kept.n != len(hand):
+            if c not in hand:
+                raise IllegalAction(Reason.NOT_IN_HAND, n=1)
             kept = self._suits[seat] = _Suits(hand, eff)
         lists = kept.lists
-        e, ec = eff[plays[0][0]], eff[c]
+        ec = eff[c]
+        mine = lists.get(ec)
+        if not mine or c not in mine:  # the kept suit list holds the card exactly when the hand does
+            raise IllegalAction(Reason.NOT_IN_HAND, n=1)
+        e = eff[plays[0][0]]
         if ec != e and lists.get(e):  # a single of another suit while holding the suit led
             raise IllegalAction(Reason.MUST_FOLLOW_SUIT, n=1)
-        lists[ec].remove(c)
+        mine.remove(c)
         kept.n -= 1
         hand.remove(c)
         if self._suit_counts is not None and (by_suit := self._suit_counts[seat]) is not None:
@@ -823,13 +892,19 @@ class Round:
                     del by_suit[ec]
         trick.seats.append(seat)
         plays.append(cards)
-        self.events.append(make_played(seat, cards))
+        ev = _new(Played)  # events.played(seat, cards), without the call
+        _PLAYED_SEAT(ev, seat)
+        _PLAYED_CARDS(ev, cards)
+        _PLAYED_ATTEMPTED(ev, None)
+        _PLAYED_BEATEN_BY(ev, None)
+        _PLAYED_BEATING(ev, None)
+        self.events.append(ev)
         if self.friend_calls and not all(self.call_shown):
             self._show_friends(seat, cards)
         if len(plays) < self.players:
             self.turn = (seat + 1) % self.players
         else:
-            self._end_trick(trick, self.ctx)
+            self._end_trick(trick, self.ctx)  # type: ignore[arg-type]  # fixed in play
         return True
 
     def _show_friends(self, seat: int, played: tuple[int, ...]) -> None:
@@ -967,17 +1042,38 @@ class Round:
 
     def _end_trick(self, trick: Trick, ctx: TrumpContext) -> None:
         plays = trick.plays
-        winner = trick.seats[best_so_far(plays, ctx, trick.lead_comps)[0]]
+        lead = plays[0]
+        if len(lead) == 1:  # singles: tricks.best_so_far's fast path, without the call
+            eff, order = ctx.eff, ctx.order
+            best, best_card = 0, lead[0]
+            for i in range(1, len(plays)):
+                c = plays[i][0]
+                ec = eff[c]
+                if ec == eff[best_card]:
+                    if order[c] > order[best_card]:
+                        best, best_card = i, c
+                elif ec == TRUMP:
+                    best, best_card = i, c
+            winner = trick.seats[best]
+        else:
+            winner = trick.seats[best_so_far(plays, ctx, trick.lead_comps)[0]]
         pts = 0
         for play in plays:
             for c in play:
                 pts += POINTS[c]
         trick.winner, trick.points = winner, pts
         self.seat_points[winner] += pts
-        if self.publicly_attacker(winner):
+        if self._find_friend:
+            if self.publicly_attacker(winner):
+                self.attacker_points += pts
+        elif (winner - self.dealer) % 2:  # type: ignore[operator]  # is_attacker: fixed partners, dealer set in play
             self.attacker_points += pts
         self.tricks.append(trick)
-        self.events.append(make_trick_ended(winner, pts, self.attacker_points))
+        ev = _new(TrickEnded)  # events.trick_ended(...), without the call
+        _ENDED_WINNER(ev, winner)
+        _ENDED_POINTS(ev, pts)
+        _ENDED_ATTACKER_POINTS(ev, self.attacker_points)
+        self.events.append(ev)
         if self.hands[winner]:
             self.trick = Trick(winner)
             self.turn = winner
@@ -998,7 +1094,7 @@ class Round:
     # ----------------------------------------------------------------- copying
     def copy(self) -> Round:
         r = object.__new__(Round)
-        r.__dict__.update(self.__dict__)
+        copy_fields(self, r)
         r.hands = [list(h) for h in self.hands]
         r.kitty = list(self.kitty)
         r.tricks = list(self.tricks)  # finished tricks are never changed again
@@ -1017,6 +1113,18 @@ class Round:
         r._declaring = [None] * self.players
         r._suits = [None] * self.players
         return r
+
+
+def _fields_copier(names: Sequence[str]) -> Callable[[Round, Round], None]:
+    """A function setting every field of one round to another's (what ``__dict__.update`` did
+    before the round had slots): one plain assignment per field, written out once here."""
+    src = "def copy_fields(src, dst):\n" + "".join(f"    dst.{n} = src.{n}\n" for n in names)
+    found: dict[str, Callable[[Round, Round], None]] = {}
+    exec(src, found)  # noqa: S102  (the names are the class's own slots)
+    return found["copy_fields"]
+
+
+copy_fields = _fields_copier([n for n in Round.__slots__ if n != "__weakref__"])
 
 
 def kitty_trump(kitty: Sequence[int], rule: NoDeclaration) -> int | None:
