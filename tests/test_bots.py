@@ -333,3 +333,20 @@ def test_sampling_shuffles_as_the_standard_library_does() -> None:
         theirs.shuffle(std)
         assert mine == std
         assert ours.getstate() == theirs.getstate()
+
+
+def test_a_rollout_chooses_the_truncated_policy_as_the_policy_itself_does() -> None:
+    """rollout() makes a truncated policy's choice (tactics for the near tricks and the last
+    cards, greedy between) in its own loop: the same plays as calling the policy each time."""
+    from tuolaji.bots.rollout import tactical_play
+    from tuolaji.bots.search import truncated
+
+    for i in range(4):
+        rnd = play_to(_round(i), [make_bot("heuristic", seed=k) for k in range(4)], tricks=2 + i)
+        if rnd.phase != Phase.PLAY:
+            continue
+        policy = truncated(tactical_play, len(rnd.tricks) + 2, 2)
+        inline, called = rnd.copy(), rnd.copy()
+        rollout(inline, random.Random(i), policy)
+        rollout(called, random.Random(i), lambda r, s, g, p=policy: p(r, s, g))
+        assert inline.events == called.events and inline.result == called.result

@@ -121,17 +121,47 @@ def _lead(hand: list[int], eff: tuple[int, ...], order: tuple[int, ...], rng: ra
 
 
 Policy = Callable[[Round, int, random.Random], tuple[int, ...]]
+_PLAY = Phase.PLAY  # (an enum member read through its class costs a look-up each time)
+
+
+class Truncated:
+    """``policy`` until ``until`` tricks are done, then the greedy policy, and ``policy`` again
+    once the seat to play holds at most ``final`` cards (see :func:`.search.truncated`); a
+    rollout makes that choice in its own loop."""
+
+    __slots__ = ("policy", "until", "final")
+
+    def __init__(self, policy: Policy, until: int, final: int) -> None:
+        self.policy, self.until, self.final = policy, until, final
+
+    def __call__(self, rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
+        if len(rnd.tricks) < self.until or len(rnd.hands[seat]) <= self.final:
+            return self.policy(rnd, seat, rng)
+        return greedy_play(rnd, seat, rng)
 
 
 def rollout(rnd: Round, rng: random.Random, policy: Policy | None = None) -> int:
     """Play ``rnd`` to the end with ``policy`` (default: greedy), in place; returns the plays made."""
     pick = policy or greedy_play
     steps = 0
-    while rnd.phase == Phase.PLAY:
-        seat = rnd.turn
-        assert seat is not None
-        rnd.apply_unchecked(Play(seat, pick(rnd, seat, rng)))
-        steps += 1
+    apply = rnd.apply_unchecked
+    if type(pick) is Truncated:  # its choice of policy inline
+        tactical, until, final = pick.policy, pick.until, pick.final
+        tricks, hands = rnd.tricks, rnd.hands  # (the round's own lists, changed in place)
+        while rnd.phase == _PLAY:
+            seat = rnd.turn
+            assert seat is not None
+            if len(tricks) < until or len(hands[seat]) <= final:
+                apply(Play(seat, tactical(rnd, seat, rng)))
+            else:
+                apply(Play(seat, greedy_play(rnd, seat, rng)))
+            steps += 1
+    else:
+        while rnd.phase == _PLAY:
+            seat = rnd.turn
+            assert seat is not None
+            apply(Play(seat, pick(rnd, seat, rng)))
+            steps += 1
     _CURRENT.threats = None  # the policy's oracle for this round is done with
     return steps
 

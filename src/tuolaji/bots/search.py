@@ -38,7 +38,7 @@ from .heuristic import bury_candidates, heuristic_bury, heuristic_declaration, s
 from .inference import DEFAULT_POOL, EVALUATION_NODES, PlayModel, sample_weighted
 from .memory import Memory, remember
 from .registry import register
-from .rollout import POLICIES, Policy, greedy_play, rollout, value
+from .rollout import POLICIES, Policy, Truncated, greedy_play, rollout, value
 from .search_setup import Deal, bury_play_out, compare, declare_candidates, declare_play_out, friend_candidates, friend_play_out
 
 DEFAULT_STEPS = 11_000  # simulated plays per decision: p95 0.6 s on one core in the slowest preset (docs/bots.md, session 6)
@@ -233,13 +233,7 @@ def truncated(policy: Policy, until: int, final: int = 0) -> Policy:
     kitty's multiplier) is worth."""
     if policy is greedy_play:
         return policy
-
-    def play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
-        if len(rnd.tricks) < until or len(rnd.hands[seat]) <= final:
-            return policy(rnd, seat, rng)
-        return greedy_play(rnd, seat, rng)
-
-    return play
+    return Truncated(policy, until, final)  # (rollout() makes its choice inline)
 
 
 def pick(values: list[list[float]], confidence: float) -> int:
