@@ -19,6 +19,10 @@ from .events import Event
 from .legal import is_legal
 from .round import Phase, Round, Trick
 
+# the phases an observation is made in, as module constants (an enum member read through its
+# class costs a look-up each time: an observation is made after every card dealt)
+_DEAL, _DECLARE, _OVERRIDE, _BURY = Phase.DEAL, Phase.DECLARE, Phase.OVERRIDE, Phase.BURY
+
 
 @dataclass(frozen=True, slots=True)
 class PublicTrick:
@@ -78,12 +82,12 @@ class Observation:
         if not self.may_declare:
             return []
         kept = self.kept_options
-        if kept is not None and kept[0] is self.hand and kept[1] is self.bid and self.phase == Phase.DEAL:
+        if kept is not None and kept[0] is self.hand and kept[1] is self.bid and self.phase == _DEAL:
             return list(kept[2])  # the round's answer for this very hand and bid
         hand = list(self.hand)
         for c in self.from_kitty:
             hand.remove(c)
-        return options(self.seat, hand, self.level, self.bid, self.rules, pairs_only=self.phase == Phase.OVERRIDE)
+        return options(self.seat, hand, self.level, self.bid, self.rules, pairs_only=self.phase == _OVERRIDE)
 
 
 def _public(t: Trick) -> PublicTrick:
@@ -110,7 +114,7 @@ def _public_tricks(rnd: Round) -> tuple[PublicTrick, ...]:
 
 def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
     phase = rnd.phase
-    own_kitty = seat == rnd.burier and phase != Phase.BURY
+    own_kitty = seat == rnd.burier and phase != _BURY
     hand = tuple(rnd.hands[seat])
     bid = rnd.bid
     trick = rnd.trick
@@ -148,11 +152,11 @@ def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
             "calls_shown": tuple(rnd.call_shown),
             "from_kitty": tuple(rnd.from_kitty[seat]),
             "may_declare": rnd.declare_refusal(seat) is None,
-            "may_redeal": phase == Phase.DECLARE and rnd.turn == seat and is_legal(rnd, Redeal(seat)),
+            "may_redeal": phase == _DECLARE and rnd.turn == seat and is_legal(rnd, Redeal(seat)),
             "may_surrender": rnd.rules.surrender and rnd.surrender_refusal(seat) is None,
             "surrender_by": rnd.surrender_by,
             # during the deal: the round's kept options for this hand and bid (see declaration_options)
-            "kept_options": (hand, bid, tuple(rnd.declaration_options(seat))) if phase == Phase.DEAL else None,
+            "kept_options": (hand, bid, tuple(rnd.declaration_options(seat))) if phase == _DEAL else None,
         }
     )
 
