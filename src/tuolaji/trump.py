@@ -8,6 +8,7 @@ exactly what the rules need: ``♠55 + ♥55`` chains (orders 12, 13), ``♣55 +
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 
 from .cards import BJ, LJ, NUM_KINDS, SUIT_OF, LevelRank, suit_letter
@@ -42,6 +43,18 @@ class TrumpContext:
 
     def is_trump(self, card: int) -> bool:
         return self.eff[card] == TRUMP
+
+    def by_suit(self, cards: Iterable[int]) -> dict[int, list[int]]:
+        """``cards`` grouped by effective suit, each group and the suits in the order first met."""
+        eff = self.eff
+        out: dict[int, list[int]] = {}
+        for c in cards:
+            got = out.get(eff[c])
+            if got is None:
+                out[eff[c]] = [c]
+            else:
+                got.append(c)
+        return out
 
     def sort(self, cards: list[int]) -> list[int]:
         """Display order: plain suits grouped, trumps last, low to high inside each group."""

@@ -124,13 +124,7 @@ class PlayModel:
             e = f.suit
             got = seats.get(f.seat)
             if got is None:
-                by_suit: dict[int, list[int]] = {}
-                for c in now:
-                    cards_of = by_suit.get(eff[c])
-                    if cards_of is None:
-                        by_suit[eff[c]] = [c]
-                    else:
-                        cards_of.append(c)
+                by_suit = ctx.by_suit(now)
                 got = seats[f.seat] = (by_suit, self._trumps_of(by_suit.get(TRUMP, [])))
             # The follow's score reads the follower's cards of the led suit (its options and what
             # they break), its whole hand only when short of the suit, the unseen cards of the led

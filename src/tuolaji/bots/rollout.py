@@ -280,14 +280,7 @@ def _few_leads(hand: Sequence[int], ctx: TrumpContext, unseen_top: Callable[[int
     cards in hand order: a rollout's next lead finds most suits as they were. The options are
     those of ``lead_option_set`` (without singles) and the singles, possibly listed twice
     (a rollout takes the best, whatever the order)."""
-    eff = ctx.eff
-    by_suit: dict[int, list[int]] = {}
-    for c in hand:
-        got = by_suit.get(eff[c])
-        if got is None:
-            by_suit[eff[c]] = [c]
-        else:
-            got.append(c)
+    by_suit = ctx.by_suit(hand)
     out: list[tuple[int, ...]] = []
     for e, cards in by_suit.items():
         key = (ctx, tuple(cards))

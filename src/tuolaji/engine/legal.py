@@ -101,13 +101,6 @@ def count_submultisets(items: Sequence[tuple[int, int]], r: int) -> int:
     return ways[r]
 
 
-def _by_suit(hand: Sequence[int], ctx: TrumpContext) -> dict[int, list[int]]:
-    out: dict[int, list[int]] = {}
-    for c in hand:
-        out.setdefault(ctx.eff[c], []).append(c)
-    return out
-
-
 def legal_plays(rnd: Round, seat: int) -> Iterator[tuple[int, ...]]:
     """Every play ``seat`` may make now (as sorted tuples), or nothing if it is not their turn."""
     if rnd.phase != Phase.PLAY or rnd.turn != seat:
@@ -116,7 +109,7 @@ def legal_plays(rnd: Round, seat: int) -> Iterator[tuple[int, ...]]:
     hand = rnd.hands[seat]
     ctx = rnd.ctx
     if not rnd.trick.plays:
-        for cards in _by_suit(hand, ctx).values():
+        for cards in ctx.by_suit(hand).values():
             items = _items(cards)
             for size in range(1, len(cards) + 1):
                 yield from submultisets(items, size)
@@ -145,7 +138,7 @@ def count_legal_plays(rnd: Round, seat: int) -> int:
     ctx = rnd.ctx
     if not rnd.trick.plays:
         total = 0
-        for cards in _by_suit(hand, ctx).values():
+        for cards in ctx.by_suit(hand).values():
             ways = 1
             for _, cnt in _items(cards):
                 ways *= cnt + 1

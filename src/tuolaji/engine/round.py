@@ -43,7 +43,7 @@ from ..ruleset import (
 )
 from ..scoring import kitty_multiplier, level_change, round_coins, surrender_total
 from ..tricks import best_so_far, follow_shape_reason, is_sub_multiset, lead_reason, throw_block
-from ..trump import JOKER_LEVEL, TRUMP, TrumpContext
+from ..trump import JOKER_LEVEL, TrumpContext
 from .actions import Action, Bury, CallFriend, Deal, Declare, Pass, Play, Redeal, Surrender, SurrenderAnswer
 from .events import (
     DEALT_SETTERS,
@@ -1042,21 +1042,7 @@ class Round:
 
     def _end_trick(self, trick: Trick, ctx: TrumpContext) -> None:
         plays = trick.plays
-        lead = plays[0]
-        if len(lead) == 1:  # singles: tricks.best_so_far's fast path, without the call
-            eff, order = ctx.eff, ctx.order
-            best, best_card = 0, lead[0]
-            for i in range(1, len(plays)):
-                c = plays[i][0]
-                ec = eff[c]
-                if ec == eff[best_card]:
-                    if order[c] > order[best_card]:
-                        best, best_card = i, c
-                elif ec == TRUMP:
-                    best, best_card = i, c
-            winner = trick.seats[best]
-        else:
-            winner = trick.seats[best_so_far(plays, ctx, trick.lead_comps)[0]]
+        winner = trick.seats[best_so_far(plays, ctx, trick.lead_comps)[0]]
         pts = 0
         for play in plays:
             for c in play:
