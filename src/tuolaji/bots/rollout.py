@@ -145,23 +145,19 @@ def rollout(rnd: Round, rng: random.Random, policy: Policy | None = None) -> int
     pick = policy or greedy_play
     steps = 0
     apply = rnd.apply_unchecked
-    if type(pick) is Truncated:  # its choice of policy inline
-        tactical, until, final = pick.policy, pick.until, pick.final
-        tricks, hands = rnd.tricks, rnd.hands  # (the round's own lists, changed in place)
-        while rnd.phase == _PLAY:
-            seat = rnd.turn
-            assert seat is not None
-            if len(tricks) < until or len(hands[seat]) <= final:
-                apply(Play(seat, tactical(rnd, seat, rng)))
-            else:
-                apply(Play(seat, greedy_play(rnd, seat, rng)))
-            steps += 1
+    if type(pick) is Truncated:  # its choice of policy made here, without a call per play
+        policy, until, final = pick.policy, pick.until, pick.final
     else:
-        while rnd.phase == _PLAY:
-            seat = rnd.turn
-            assert seat is not None
-            apply(Play(seat, pick(rnd, seat, rng)))
-            steps += 1
+        policy, until, final = pick, 1 << 30, 0  # never switches to greedy
+    tricks, hands = rnd.tricks, rnd.hands  # (the round's own lists, changed in place)
+    while rnd.phase == _PLAY:
+        seat = rnd.turn
+        assert seat is not None
+        if len(tricks) < until or len(hands[seat]) <= final:
+            apply(Play(seat, policy(rnd, seat, rng)))
+        else:
+            apply(Play(seat, greedy_play(rnd, seat, rng)))
+        steps += 1
     _CURRENT.threats = None  # the policy's oracle for this round is done with
     return steps
 
