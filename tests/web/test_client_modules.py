@@ -204,32 +204,3 @@ def test_a_joker_face_reads_in_the_page_language(srv: LiveServer, context: Any) 
     assert faces["zhBJ"] == ["JOKER★大王", "大王", "大王"], faces
     assert faces["zhLJ"] == ["JOKER★小王", "小王", "小王"], faces
     assert not re.search(r"[\u4e00-\u9fff]", faces["enBJ"][0] + faces["enLJ"][0])
-
-
-def test_long_plays_in_an_eight_seat_trick_keep_to_their_places(srv: LiveServer, context: Any) -> None:
-    """Four decks, eight seats, on a phone upright and turned and on a laptop: every play of a
-    long lead (a tractor of triples and more) stays off its neighbours and the seat labels."""
-    from test_layout import BOXES, overlap
-
-    game = create_game(srv, seed=3, speed="fast", rules={"preset": "bianfeng-friend", "players": 8, "decks": 4})
-    c = Client(srv, game["code"], token=game["token"])
-    try:
-        state = c.wait_state(lambda s: len(s["view"]["hand"]) >= 10, timeout=60)
-    finally:
-        c.close()
-    long_play = ["S9", "S9", "S9", "S10", "S10", "S10", "SJ", "SJ"]
-    state["view"]["phase"] = "play"
-    state["view"]["trick"] = {"leader": 1, "plays": [{"seat": s, "cards": long_play} for s in range(1, 8)], "attempted": None}
-    page = fake_table(srv, context, state)
-    page.add_style_tag(url=srv.url + "/static/style.css")  # the harness's page has the modules only
-    page.locator("#trick .play").first.wait_for()
-    for size in [(360, 640), (1366, 768)]:
-        page.set_viewport_size({"width": size[0], "height": size[1]})
-        page.wait_for_timeout(100)
-        got = page.evaluate(BOXES)
-        assert len(got["plays"]) == 7 and len(got["seats"]) == 8
-        things = got["seats"] + got["plays"]
-        pairs = [(a, b) for i, a in enumerate(things) for b in things[i + 1 :]]
-        clashes = [f"{a['kind']} {a['id']} / {b['kind']} {b['id']}" for a, b in pairs if overlap(a, b)]
-        assert not clashes, f"{size}: {clashes}"
-    assert not page.errors
