@@ -15,7 +15,6 @@ from collections.abc import Callable, Mapping, Sequence
 
 from ..cards import POINTS
 from ..combos import Combo, best_top, decompose
-from ..engine.actions import Play
 from ..engine.legal import lead_combos, random_play
 from ..engine.round import Phase, Round
 from ..tricks import follow_reason, trick_winner
@@ -144,19 +143,25 @@ def rollout(rnd: Round, rng: random.Random, policy: Policy | None = None) -> int
     """Play ``rnd`` to the end with ``policy`` (default: greedy), in place; returns the plays made."""
     pick = policy or greedy_play
     steps = 0
-    apply = rnd.apply_unchecked
+    play = rnd._play  # apply_unchecked(Play(...)) without the action and its dispatch
     if type(pick) is Truncated:  # its choice of policy made here, without a call per play
         policy, until, final = pick.policy, pick.until, pick.final
     else:
         policy, until, final = pick, 1 << 30, 0  # never switches to greedy
+    tactical = policy is tactical_play  # then called with this rollout's oracle (made on first use)
+    threats: HandThreats | None = None
     tricks, hands = rnd.tricks, rnd.hands  # (the round's own lists, changed in place)
     while rnd.phase == _PLAY:
         seat = rnd.turn
         assert seat is not None
-        if len(tricks) < until or len(hands[seat]) <= final:
-            apply(Play(seat, policy(rnd, seat, rng)))
+        if len(tricks) >= until and len(hands[seat]) > final:
+            play(seat, greedy_play(rnd, seat, rng))
+        elif tactical:
+            if threats is None:
+                threats = HandThreats(rnd)
+            play(seat, _tactical(rnd, seat, threats))
         else:
-            apply(Play(seat, greedy_play(rnd, seat, rng)))
+            play(seat, policy(rnd, seat, rng))
         steps += 1
     _CURRENT.threats = None  # the policy's oracle for this round is done with
     return steps
@@ -336,26 +341,31 @@ def _threats(rnd: Round) -> HandThreats:
 
 def tactical_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     """The heuristic's trick tactics, with threats read from the sampled hands."""
+    return _tactical(rnd, seat, _threats(rnd))
+
+
+def _tactical(rnd: Round, seat: int, threats: HandThreats) -> tuple[int, ...]:
+    """:func:`tactical_play` with the oracle of the rollout (``rollout()`` keeps it at hand)."""
     trick = rnd.trick
     ctx = rnd.ctx
     assert trick is not None and ctx is not None
     hand = rnd.hands[seat]
     plays = trick.plays
     if plays and len(plays[0]) == 1:
-        own = rnd.suit_counts(seat).get(ctx.eff[plays[0][0]])
+        by_suit = rnd.suit_counts(seat)
+        own = by_suit.get(ctx.eff[plays[0][0]])
         if own is not None and len(own) == 1:  # one card kind of the suit: the only follow
             return (next(iter(own)),)
-    threats = _threats(rnd)
+        att, side = threats.sides()
+        st = TrickState(seat, rnd.players, hand, ctx, trick.seats, plays, trick.lead_comps, side, att[seat], len(hand))
+        # a single led: every card kind of the suit, or of the hand when void
+        if own:
+            return choose_follow(st, threats, [(c,) for c in own])
+        return choose_follow(st, threats, [(c,) for cards in by_suit.values() for c in cards])
     att, side = threats.sides()
     tricks_left = max(1, len(hand) // len(plays[0])) if plays else len(hand)
     st = TrickState(seat, rnd.players, hand, ctx, trick.seats, plays, trick.lead_comps, side, att[seat], tricks_left)
     if plays:
-        if len(plays[0]) == 1:  # a single led: every card kind of the suit, or of the hand when void
-            by_suit = rnd.suit_counts(seat)
-            own = by_suit.get(ctx.eff[plays[0][0]])
-            if own:
-                return choose_follow(st, threats, [(c,) for c in own])
-            return choose_follow(st, threats, [(c,) for cards in by_suit.values() for c in cards])
         return choose_follow(st, threats)
     others = [s for s in range(rnd.players) if s != seat]
     held = [rnd.suit_counts(s) for s in others]  # each other hand's cards by suit
