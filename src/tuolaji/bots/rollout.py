@@ -373,8 +373,15 @@ def _tactical(rnd: Round, seat: int, threats: HandThreats) -> tuple[int, ...]:
 
     def unseen_top(e: int, k: int, m: int) -> int:
         """``best_top`` of the others' cards of suit ``e`` (singles: the best of each hand's best)."""
-        if k == 1:
-            return max([order[c] for h in held for c, n in h.get(e, _NONE).items() if n], default=-1)
+        if k == 1:  # (the round keeps no zero counts)
+            top = -1
+            for h in held:
+                own = h.get(e)
+                if own:
+                    best = max(map(order.__getitem__, own))
+                    if best > top:
+                        top = best
+            return top
         out: dict[int, int] = {}
         for h in held:
             for c, n in h.get(e, _NONE).items():
