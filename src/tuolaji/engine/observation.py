@@ -8,7 +8,6 @@ get nothing else, so a bot cannot peek even by accident.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any
 
 from ..cards import LevelRank
 from ..declaring import Bid, options
@@ -112,6 +111,27 @@ def _public_tricks(rnd: Round) -> tuple[PublicTrick, ...]:
     return got
 
 
+# An observation is made for every decision and after every card dealt: it is put together
+# through its slots' own setters, one call per field in straight-line code, instead of the
+# dataclass __init__ (keyword matching and a generic object.__setattr__ per field cost about
+# twice as much) or a dict of the values by field name (its building and look-ups cost a sixth
+# of an observation). A NEW FIELD needs its setter here and a line in observe().
+_FIELDS = (
+    "seat", "players", "phase", "turn", "level", "dealer", "ctx", "trump_fixed", "bid_seat", "bid_cards", "hand",
+    "hand_sizes", "kitty", "kitty_size", "trick", "tricks", "attacker_points", "decks", "events", "rules", "bid",
+    "known_dealer_side", "friend_card", "friend_known", "friend_calls", "friend_seats", "calls_shown", "from_kitty",
+    "may_declare", "may_redeal", "may_surrender", "surrender_by", "kept_options",
+)  # fmt: skip
+assert _FIELDS == tuple(f.name for f in fields(Observation)), "observe() sets every field of an Observation"
+(
+    _SEAT, _PLAYERS, _PHASE, _TURN, _LEVEL, _DEALER, _CTX, _TRUMP_FIXED, _BID_SEAT, _BID_CARDS, _HAND,
+    _HAND_SIZES, _KITTY, _KITTY_SIZE, _TRICK, _TRICKS, _ATTACKER_POINTS, _DECKS, _EVENTS, _RULES, _BID,
+    _KNOWN_DEALER_SIDE, _FRIEND_CARD, _FRIEND_KNOWN, _FRIEND_CALLS, _FRIEND_SEATS, _CALLS_SHOWN, _FROM_KITTY,
+    _MAY_DECLARE, _MAY_REDEAL, _MAY_SURRENDER, _SURRENDER_BY, _KEPT_OPTIONS,
+) = (getattr(Observation, name).__set__ for name in _FIELDS)  # fmt: skip
+_new = object.__new__
+
+
 def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
     phase = rnd.phase
     own_kitty = seat == rnd.burier and phase != _BURY
@@ -119,60 +139,44 @@ def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
     bid = rnd.bid
     trick = rnd.trick
     revealed = rnd.friend_revealed
-    return _made(
-        {
-            "seat": seat,
-            "players": rnd.players,
-            "phase": phase,
-            "turn": rnd.turn,
-            "level": rnd.level,
-            "dealer": rnd.dealer,
-            "ctx": rnd.level_ctx,
-            "trump_fixed": rnd.ctx is not None,
-            "bid_seat": bid.seat if bid else None,
-            "bid_cards": bid.cards if bid else (),
-            "hand": hand,
-            "hand_sizes": tuple(map(len, rnd.hands)),
-            "kitty": tuple(rnd.kitty) if own_kitty else None,
-            "kitty_size": rnd.kitty_size,
-            "trick": _public(trick) if trick is not None else None,
-            "tricks": _public_tricks(rnd),
-            "attacker_points": rnd.attacker_points,
-            "decks": rnd.rules.decks,
-            "events": tuple(e.redacted(seat) for e in rnd.events) if with_events else (),
-            "rules": rnd.rules,
-            "bid": bid,
-            "known_dealer_side": _known_dealer_side(rnd, revealed),
-            "friend_card": rnd.friend_card,
-            "friend_known": revealed,
-            "friend_calls": tuple(rnd.friend_calls),
-            "friend_seats": tuple(s if shown else None for s, shown in zip(rnd.call_seats, rnd.call_shown, strict=True))
-            if rnd.call_seats
-            else (),
-            "calls_shown": tuple(rnd.call_shown),
-            "from_kitty": tuple(rnd.from_kitty[seat]),
-            "may_declare": rnd.declare_refusal(seat) is None,
-            "may_redeal": phase == _DECLARE and rnd.turn == seat and is_legal(rnd, Redeal(seat)),
-            "may_surrender": rnd.rules.surrender and rnd.surrender_refusal(seat) is None,
-            "surrender_by": rnd.surrender_by,
-            # during the deal: the round's kept options for this hand and bid (see declaration_options)
-            "kept_options": (hand, bid, tuple(rnd.declaration_options(seat))) if phase == _DEAL else None,
-        }
-    )
-
-
-# An observation is made for every decision and after every card dealt: it is put together
-# through its slots' own setters, by field name, instead of the dataclass __init__ (keyword
-# matching and a generic object.__setattr__ per field cost about twice as much).
-_SETTERS = tuple((f.name, getattr(Observation, f.name).__set__) for f in fields(Observation))
-_new = object.__new__
-
-
-def _made(values: dict[str, Any]) -> Observation:
-    """The Observation with these field values (every field named, as the constructor needs)."""
     obs: Observation = _new(Observation)
-    for name, put in _SETTERS:
-        put(obs, values[name])
+    _SEAT(obs, seat)
+    _PLAYERS(obs, rnd.players)
+    _PHASE(obs, phase)
+    _TURN(obs, rnd.turn)
+    _LEVEL(obs, rnd.level)
+    _DEALER(obs, rnd.dealer)
+    _CTX(obs, rnd.level_ctx)
+    _TRUMP_FIXED(obs, rnd.ctx is not None)
+    _BID_SEAT(obs, bid.seat if bid else None)
+    _BID_CARDS(obs, bid.cards if bid else ())
+    _HAND(obs, hand)
+    _HAND_SIZES(obs, tuple(map(len, rnd.hands)))
+    _KITTY(obs, tuple(rnd.kitty) if own_kitty else None)
+    _KITTY_SIZE(obs, rnd.kitty_size)
+    _TRICK(obs, _public(trick) if trick is not None else None)
+    _TRICKS(obs, _public_tricks(rnd))
+    _ATTACKER_POINTS(obs, rnd.attacker_points)
+    _DECKS(obs, rnd.rules.decks)
+    _EVENTS(obs, tuple(e.redacted(seat) for e in rnd.events) if with_events else ())
+    _RULES(obs, rnd.rules)
+    _BID(obs, bid)
+    _KNOWN_DEALER_SIDE(obs, _known_dealer_side(rnd, revealed))
+    _FRIEND_CARD(obs, rnd.friend_card)
+    _FRIEND_KNOWN(obs, revealed)
+    _FRIEND_CALLS(obs, tuple(rnd.friend_calls))
+    _FRIEND_SEATS(
+        obs,
+        tuple(s if shown else None for s, shown in zip(rnd.call_seats, rnd.call_shown, strict=True)) if rnd.call_seats else (),
+    )
+    _CALLS_SHOWN(obs, tuple(rnd.call_shown))
+    _FROM_KITTY(obs, tuple(rnd.from_kitty[seat]))
+    _MAY_DECLARE(obs, rnd.declare_refusal(seat) is None)
+    _MAY_REDEAL(obs, phase == _DECLARE and rnd.turn == seat and is_legal(rnd, Redeal(seat)))
+    _MAY_SURRENDER(obs, rnd.rules.surrender and rnd.surrender_refusal(seat) is None)
+    _SURRENDER_BY(obs, rnd.surrender_by)
+    # during the deal: the round's kept options for this hand and bid (see declaration_options)
+    _KEPT_OPTIONS(obs, (hand, bid, tuple(rnd.declaration_options(seat))) if phase == _DEAL else None)
     return obs
 
 
