@@ -16,11 +16,11 @@ from server_util import Client, create_game  # noqa: E402
 from tuolaji.server.testing import LiveServer  # noqa: E402
 
 # A table page whose transport is a fake room in the page: window.room.deliver(msg) plays the server.
-HARNESS = """async (state) => {
+HARNESS = """async ([state, lang]) => {
   const transport = await import("/static/js/transport.js");
   const { TablePage } = await import("/static/js/table.js");
   const { setLang } = await import("/static/js/i18n.js");
-  setLang("en");
+  setLang(lang);
   const sent = [];
   let on = null;
   transport.setTransportFactory((room, handlers) => {
@@ -53,12 +53,12 @@ def state(srv: LiveServer) -> dict[str, Any]:
         c.close()
 
 
-def fake_table(srv: LiveServer, context: Any, state: dict[str, Any]) -> Any:
+def fake_table(srv: LiveServer, context: Any, state: dict[str, Any], *, lang: str = "en") -> Any:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(srv.url + "/api/info")  # any page of the origin: the modules are imported by the harness
-    page.evaluate(HARNESS, state)
+    page.evaluate(HARNESS, [state, lang])
     page.locator("#hand .hand-card").first.wait_for()
     page.errors = errors
     return page

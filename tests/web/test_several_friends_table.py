@@ -1,9 +1,11 @@
 """Find-a-friend tables of 5, 7 and 8 in a real browser (issue 11 item 10d), in Chinese: the
 create-game screen offers the table size and says what it deals, the felt seats everyone without
-overlaps on a phone and a desktop, and the dealer's calls show in the top bar."""
+overlaps on a phone and a desktop, and the dealer's calls show in the top bar. Long plays at every
+table size keep to their places."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -11,8 +13,11 @@ import pytest
 pytest.importorskip("starlette")
 
 from table_page import my_turn, phase, play_until, wait_js  # noqa: E402
-from test_layout import layout_problems  # noqa: E402
+from test_client_modules import fake_table  # noqa: E402
+from test_layout import BOXES, layout_problems  # noqa: E402
+from test_table_feel import _bots_until, _state_for  # noqa: E402
 
+from tuolaji.engine.round import Phase  # noqa: E402
 from tuolaji.server.testing import LiveServer  # noqa: E402
 
 # table size -> what the create-game screen says it deals (the decks follow the size)
@@ -69,4 +74,60 @@ def test_a_find_a_friend_table_of_five_to_eight(tmp_path: Any, browser: Any, pla
             problems = [p for size in [(360, 640), (1366, 768), (1920, 1080)] for p in layout_problems(page, size)]
         finally:
             ctx.close()
+    assert not problems, "\n".join(problems)
+
+
+# table size -> the decks it is dealt from, as the create-game screen deals it
+DECKS = {4: 2, 5: 2, 6: 3, 7: 3, 8: 4}
+# a ten-card throw: a tractor of three triples and a single (four decks hold four copies of a card)
+THROW = ["9", "9", "9", "10", "10", "10", "J", "J", "J", "Q"]
+PHONES = [(360, 640), (390, 844)]
+DESKTOPS = [(1280, 800), (1366, 768), (1920, 1080)]
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(tmp_path_factory.mktemp("db") / "games.sqlite3", allow_seed=True) as s:
+        yield s
+
+
+@pytest.mark.parametrize("players", sorted(DECKS))
+@pytest.mark.parametrize("finished", [False, True], ids=["open", "finished"])
+def test_long_plays_keep_to_their_places_at_every_table_size(srv: LiveServer, browser: Any, players: int, finished: bool) -> None:
+    """A trick of ten-card plays, on my first turn to play of a real deal (a full hand: 26 cards at
+    eight seats), in Chinese: on a phone upright and on desktops no play covers another play or a
+    seat label, none leaves the felt, and the cards stay readable (at least half a hand card wide).
+    Open: every other seat has played and I follow; finished: every seat's play, until the next lead.
+    Eight seats on a 360 px phone once left the trick 124 px between the side seats' labels."""
+    rules: dict[str, Any] = {"preset": "classic"}
+    if players != 4:
+        rules = {"preset": "bianfeng-friend", "players": players, "decks": DECKS[players]}
+    match = _bots_until(rules, lambda m: m.round.phase == Phase.PLAY and m.round.turn == 0 and not m.round.tricks)
+    state = _state_for(match, 0)
+    view = state["view"]
+    assert len(view["hand"]) == len(match.round.hands[0]) and state["options"]["turn"]
+    plays = [{"seat": seat, "cards": ["SHCD"[seat % 4] + rank for rank in THROW]} for seat in range(players)]
+    if finished:
+        view["trick"] = None
+        view["last_trick"] = {"leader": 1, "plays": plays[1:] + plays[:1], "winner": 1, "points": 40}
+    else:
+        view["trick"] = {"leader": 1, "plays": plays[1:], "attempted": None}
+    # motion off: a finished trick stays on the felt (with motion on, it is swept to its winner)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN", reduced_motion="reduce")
+    try:
+        page = fake_table(srv, ctx, state, lang="zh")
+        page.add_style_tag(url=srv.url + "/static/style.css")  # the harness's page has the modules only
+        page.locator("#trick .play").first.wait_for()
+        assert "出牌" in page.locator("#actions").inner_text()  # the page speaks Chinese, my turn to play
+        problems = []
+        for size in PHONES + DESKTOPS:
+            problems += layout_problems(page, size)
+            got = page.evaluate(BOXES)
+            assert len(got["plays"]) == len(plays) - (not finished) and len(got["seats"]) == players
+            trick_w = page.evaluate("() => document.querySelector('#trick .card').getBoundingClientRect().width")
+            if trick_w < got["cards"][0]["w"] / 2:
+                problems.append(f"{size}: trick cards {trick_w:.0f} px wide, a hand card {got['cards'][0]['w']:.0f} px")
+        assert not page.errors
+    finally:
+        ctx.close()
     assert not problems, "\n".join(problems)

@@ -62,7 +62,7 @@ def _state_for(match: Match, seat: int) -> dict[str, Any]:
     return [m for m in msgs if m["type"] == "state"][-1]
 
 
-def _bots_until(rules: str, pred: Any) -> Match:
+def _bots_until(rules: str | dict[str, Any], pred: Any) -> Match:
     """A match played by computer players until ``pred(match)``."""
     match = Match(rules=rules, seed=7)
     table = Table(match, [make_bot("random", seed=s) for s in range(match.rules.players)], seed=3)

@@ -497,6 +497,8 @@ export class TablePage {
         class: "trick" + (trick ? "" : " finished"), id: "trick", "data-layout": "grid",
         "data-winner-pos": winner === null ? "" : seatPlace(relSeat(winner, me, n), n),
         "aria-label": trick ? t("trick_n", { n: v.tricks_played + 1 }) : t("last_trick"),
+        // the longest play: the trick's cards are as small as three of it a row need (style.css)
+        style: `--cards: ${Math.max(1, ...showing.plays.map((p) => p.cards.length))}`,
       });
       const firstDraw = this.drawnPlays === "";  // a page opened mid-trick shows it as it is
       const drawn = this.drawnPlays.split(":");
