@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar, Literal, get_args
 
 from ..cards import POINTS, RANK_OF, LevelRank, is_joker, suit_of
 from ..combos import Combo, decompose, single_combo
@@ -72,18 +71,62 @@ if TYPE_CHECKING:
     from .observation import PublicTrick
 
 
-class Phase(StrEnum):
-    DEAL = "deal"  # cards dealt one at a time; anyone may declare between cards
-    DECLARE = "declare"  # last call after the deal: each seat in turn declares or passes
-    BURY = "bury"  # the dealer (or an overrider) has the kitty and buries as many cards
-    OVERRIDE = "override"  # 反主炒底: after a bury, the others in turn may override or pass
-    CALL_FRIEND = "call_friend"  # find-a-friend: the dealer names a card
-    PLAY = "play"
-    SURRENDER = "surrender"  # 投降: a side's proposal to concede awaits its partners' answers
-    DONE = "done"
+PhaseValue = Literal["deal", "declare", "bury", "override", "call_friend", "play", "surrender", "done"]
 
 
-# Phases as module constants: a global read is cheaper than an enum class attribute on the hot path.
+class Phase(str):
+    """A round's phase: one constant per phase, a string equal to its value (``Phase.PLAY ==
+    "play"``), with an enum's ``value``, ``name``, ``Phase("play")`` and iteration (``PHASES``).
+
+    Not an ``enum.StrEnum``: on Python 3.11 every attribute read on an enum class goes through
+    the enum metaclass's ``__getattr__`` hook (about ten times a plain class attribute's cost),
+    and every caller's loop reads them (``while rnd.phase == Phase.PLAY``)."""
+
+    __slots__ = ()
+    DEAL: ClassVar[Phase]  # cards dealt one at a time; anyone may declare between cards
+    DECLARE: ClassVar[Phase]  # last call after the deal: each seat in turn declares or passes
+    BURY: ClassVar[Phase]  # the dealer (or an overrider) has the kitty and buries as many cards
+    OVERRIDE: ClassVar[Phase]  # 反主炒底: after a bury, the others in turn may override or pass
+    CALL_FRIEND: ClassVar[Phase]  # find-a-friend: the dealer names a card
+    PLAY: ClassVar[Phase]
+    SURRENDER: ClassVar[Phase]  # 投降: a side's proposal to concede awaits its partners' answers
+    DONE: ClassVar[Phase]
+
+    def __new__(cls, value: str) -> Phase:
+        """The phase whose value is ``value`` (ValueError for any other), as an enum's call reads it."""
+        got = _BY_VALUE.get(value) if type(value) is str or type(value) is Phase else None
+        if got is None:
+            raise ValueError(f"{value!r} is not a valid Phase")
+        return got
+
+    @property
+    def value(self) -> PhaseValue:
+        return str.__str__(self)  # type: ignore[return-value]  # one of PhaseValue, made below
+
+    @property
+    def name(self) -> str:
+        return self.value.upper()
+
+    def __repr__(self) -> str:
+        return f"<Phase.{self.name}: {self.value!r}>"
+
+    def __reduce__(self) -> tuple[type[Phase], tuple[str]]:
+        return Phase, (self.value,)  # unpickled as the same constant
+
+    def __copy__(self) -> Phase:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Phase:
+        return self
+
+
+PHASES: tuple[Phase, ...] = tuple(str.__new__(Phase, v) for v in get_args(PhaseValue))
+_BY_VALUE: dict[str, Phase] = {p.value: p for p in PHASES}
+for _p in PHASES:
+    setattr(Phase, _p.name, _p)
+del _p
+
+# Phases as module constants: a global read is cheaper still than a class attribute on the hot path.
 _DEAL, _DECLARE, _OVERRIDE, _PLAY = Phase.DEAL, Phase.DECLARE, Phase.OVERRIDE, Phase.PLAY
 _BURY, _CALL_FRIEND, _SURRENDER, _DONE = Phase.BURY, Phase.CALL_FRIEND, Phase.SURRENDER, Phase.DONE
 _FIND_FRIEND, _DEALER_SIDE = Partnership.FIND_FRIEND, DeclareRights.DEALER_SIDE
