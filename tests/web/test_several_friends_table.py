@@ -82,6 +82,12 @@ DECKS = {4: 2, 5: 2, 6: 3, 7: 3, 8: 4}
 # a ten-card throw: a tractor of three triples and a single (four decks hold four copies of a card)
 THROW = ["9", "9", "9", "10", "10", "10", "J", "J", "J", "Q"]
 PHONES = [(360, 640), (390, 844)]
+LEFT_THE_PANEL = """() => {
+  const panel = document.querySelector('#last-trick').getBoundingClientRect();
+  return [...document.querySelectorAll('#last-trick .lt-row')].filter((row) => [...row.querySelectorAll('.card')]
+    .some((c) => { const r = c.getBoundingClientRect(); return r.left < panel.left - 1 || r.right > panel.right + 1; }))
+    .map((row) => row.querySelector('.who').textContent);
+}"""
 DESKTOPS = [(1280, 800), (1366, 768), (1920, 1080)]
 
 
@@ -97,7 +103,8 @@ def test_long_plays_keep_to_their_places_at_every_table_size(srv: LiveServer, br
     """A trick of ten-card plays, on my first turn to play of a real deal (a full hand: 26 cards at
     eight seats), in Chinese: on a phone upright and on desktops no play covers another play or a
     seat label, none leaves the felt, and the cards stay readable (at least half a hand card wide).
-    Open: every other seat has played and I follow; finished: every seat's play, until the next lead.
+    Open: every other seat has played and I follow; finished: every seat's play, until the next
+    lead, and in the side panel's last trick, where every play stays inside the panel.
     Eight seats on a 360 px phone once left the trick 124 px between the side seats' labels."""
     rules: dict[str, Any] = {"preset": "classic"}
     if players != 4:
@@ -127,6 +134,9 @@ def test_long_plays_keep_to_their_places_at_every_table_size(srv: LiveServer, br
             trick_w = page.evaluate("() => document.querySelector('#trick .card').getBoundingClientRect().width")
             if trick_w < got["cards"][0]["w"] / 2:
                 problems.append(f"{size}: trick cards {trick_w:.0f} px wide, a hand card {got['cards'][0]['w']:.0f} px")
+            if finished:  # the side panel's last trick too: every play inside the panel
+                out = page.evaluate(LEFT_THE_PANEL)
+                problems += [f"{size}: a card of {who}'s play in the last trick leaves the side panel" for who in out]
         assert not page.errors
     finally:
         ctx.close()
