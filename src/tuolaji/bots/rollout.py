@@ -19,7 +19,7 @@ from ..engine.legal import lead_combos, random_play
 from ..engine.round import Phase, Round
 from ..tricks import follow_reason, trick_winner
 from ..trump import TRUMP, TrumpContext
-from .tactics import BEATEN_HOLDS, TrickState, choose_follow, choose_lead, strengths, structured_pick, sure_throw
+from .tactics import _STRENGTHS, BEATEN_HOLDS, TrickState, choose_follow, choose_lead, strengths, structured_pick, sure_throw
 from .teams import same_side
 
 
@@ -35,37 +35,52 @@ def greedy_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     if len(lead) != 1:
         return _multi_follow(rnd, seat, rng)
     e = eff[lead[0]]
+    plays = trick.plays
     best_i, best = 0, lead[0]
-    for i in range(1, len(trick.plays)):
-        c = trick.plays[i][0]
+    table = POINTS[best]
+    for i in range(1, len(plays)):
+        c = plays[i][0]
+        table += POINTS[c]
         if (eff[c] == eff[best] and order[c] > order[best]) or (eff[c] == TRUMP and eff[best] != TRUMP):
             best_i, best = i, c
     ours = same_side(rnd.is_attacker, trick.seats[best_i], seat)
-    last = len(trick.plays) == rnd.players - 1
-    table = sum(POINTS[p[0]] for p in trick.plays)
+    last = len(plays) == rnd.players - 1
     suit = [c for c in hand if eff[c] == e]
-
-    key = strengths(ctx).__getitem__  # a card's rank, trumps above the plain suits
-
+    tab = _STRENGTHS.get(ctx) or strengths(ctx)
+    key = tab.__getitem__  # a card's rank, trumps above the plain suits
     if suit:
         if ours:
             pts = [c for c in suit if POINTS[c]]
-            return (max(pts, key=lambda c: (POINTS[c], -key(c))) if pts and (last or rng.random() < 0.7) else min(suit, key=key),)
-        beaters = [c for c in suit if eff[best] == e and order[c] > order[best]]
-        if beaters and (table or last or rng.random() < 0.5):
-            return (min(beaters, key=key) if last else max(beaters, key=key),)
+            return (max(pts, key=_feeding(ctx, tab).__getitem__) if pts and (last or rng.random() < 0.7) else min(suit, key=key),)
+        if eff[best] == e:
+            top = order[best]
+            beaters = [c for c in suit if order[c] > top]
+            if beaters and (table or last or rng.random() < 0.5):
+                return (min(beaters, key=key) if last else max(beaters, key=key),)
         plain = [c for c in suit if not POINTS[c]] or suit
         return (min(plain, key=key),)
     if ours:
         pts = [c for c in hand if POINTS[c] and eff[c] != TRUMP]
         if pts:
-            return (max(pts, key=lambda c: (POINTS[c], -key(c))),)
+            return (max(pts, key=_feeding(ctx, tab).__getitem__),)
     elif table:
         ruffs = [c for c in hand if eff[c] == TRUMP and (eff[best] != TRUMP or order[c] > order[best])]
         if ruffs:
             return (min(ruffs, key=key),)
     junk = [c for c in hand if eff[c] != TRUMP and not POINTS[c]] or [c for c in hand if eff[c] != TRUMP] or hand
     return (min(junk, key=key),)
+
+
+_FEEDING: dict[TrumpContext, tuple[int, ...]] = {}
+
+
+def _feeding(ctx: TrumpContext, tab: tuple[int, ...]) -> tuple[int, ...]:
+    """Per card kind, how good it is to feed a winning partner: its points, then the weaker card
+    (the order of ``(POINTS[c], -strength)``, as one number: strengths are below 100)."""
+    got = _FEEDING.get(ctx)
+    if got is None:
+        got = _FEEDING[ctx] = tuple(POINTS[c] * 100 - tab[c] for c in range(len(tab)))
+    return got
 
 
 def _multi_follow(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
