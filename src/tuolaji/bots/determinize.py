@@ -12,7 +12,7 @@ import random
 import threading
 from collections import Counter
 
-from ..cards import new_deck
+from ..cards import NUM_KINDS, new_deck
 from ..combos import decompose
 from ..engine.observation import Observation
 from ..engine.round import Phase, Round, Trick, find_friend
@@ -34,12 +34,12 @@ def sample_hidden(obs: Observation, mem: Memory, rng: random.Random, *, tries: i
         got = _try_sample(prep, rng, strict=strict, voids=attempt < tries - 1)
         if got is not None:
             hands = [list(obs.hand) if s == obs.seat else got[s] for s in range(obs.players)]
-            kitty = list(obs.kitty) if obs.kitty is not None else got.get(KITTY, [])
+            kitty = list(obs.kitty) if obs.kitty is not None else got[KITTY]
             return hands, kitty
     raise AssertionError("no consistent deal found")  # pragma: no cover - the relaxed try always fits
 
 
-Allowed = tuple[dict[int, int], dict[int, int], tuple[tuple[int, ...], ...]]  # see _Prepared.options
+Allowed = tuple[list[int], list[int], tuple[tuple[int, ...], ...]]  # see _Prepared.options
 
 
 class _Prepared:
@@ -68,15 +68,16 @@ class _Prepared:
                 out[dealer].append(c)
                 pool[c] -= 1
                 room[dealer] -= 1
-        self.out = out
-        # the room left per seat as a list, the kitty's last (KITTY is -1): what a draw counts down
+        # per seat the cards placed and the room left, as lists with the kitty's last (KITTY is -1):
+        # what a draw fills and counts down
+        self.out = [out.get(s, []) for s in range(obs.players)] + [out.get(KITTY, [])]
         self.room = [room.get(s, 0) for s in range(obs.players)] + [room.get(KITTY, 0)]
         self.cards = list(pool.elements())
         self.allowed: dict[tuple[bool, bool], Allowed] = {}
 
     def options(self, strict: bool, voids: bool) -> Allowed:
-        """Per card kind: the index of its set of allowed seats (kinds allowed the same seats
-        share one) and their number; the sets, in seat order."""
+        """Per card kind (a list by kind): the index of its set of allowed seats (kinds allowed
+        the same seats share one) and their number; the sets, in seat order."""
         got = self.allowed.get((strict, voids))
         if got is None:
             mem, eff = self.mem, self.mem.ctx.eff
@@ -87,8 +88,8 @@ class _Prepared:
                 return not voids or eff[c] not in mem.void[s]
 
             sets: dict[tuple[int, ...], int] = {}
-            group: dict[int, int] = {}
-            sizes: dict[int, int] = {}
+            group = [0] * NUM_KINDS
+            sizes = [0] * NUM_KINDS
             for c in set(self.cards):
                 seats = tuple(s for s in self.sizes if allowed(s, c))
                 group[c] = sets.setdefault(seats, len(sets))
@@ -131,9 +132,10 @@ def _prepared(obs: Observation, mem: Memory, sizes: dict[int, int]) -> _Prepared
     return got
 
 
-def _try_sample(prep: _Prepared, rng: random.Random, *, strict: bool, voids: bool) -> dict[int, list[int]] | None:
+def _try_sample(prep: _Prepared, rng: random.Random, *, strict: bool, voids: bool) -> list[list[int]] | None:
+    """Per seat its hidden cards, the kitty's last (KITTY is -1), or None when this draw does not fit."""
     room = list(prep.room)
-    out = {s: list(cards) for s, cards in prep.out.items()}
+    out = [list(cards) for cards in prep.out]
     cards = list(prep.cards)
     shuffle(cards, rng)
     # the most constrained cards first, so a void-heavy seat does not end up with leftovers
@@ -165,9 +167,9 @@ def _try_sample(prep: _Prepared, rng: random.Random, *, strict: bool, voids: boo
             open_seats = [None] * len(sets)
     if strict:
         mem, eff = prep.mem, prep.mem.ctx.eff
-        for s, hand in out.items():
-            if s != KITTY and mem.no_pairs[s]:
-                lacks = mem.no_pairs[s]
+        for s, lacks in enumerate(mem.no_pairs):
+            if lacks:
+                hand = out[s]
                 suited = [c for c in hand if eff[c] in lacks]
                 if len(set(suited)) < len(suited):  # a pair in a suit it has shown it holds none of
                     return None
