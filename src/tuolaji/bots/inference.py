@@ -180,7 +180,7 @@ class PlayModel:
             scored = score_follows(st, _ThenThreats(ctx, left, f.void, f.no_pairs, f.seat), options)
             top = max([s for s, _ in scored])
             z = sum([math.exp((s - top) / self.temper) for s, _ in scored])
-            chosen = next(s for s, p in scored if p == f.play)
+            chosen = scored[options.index(f.play)][0]  # (scored in the order of the options)
             prob = (1 - self.eps) * math.exp((chosen - top) / self.temper) / z + self.eps / len(scored)
             known = self._logs[key] = math.log(prob)
             total += known
