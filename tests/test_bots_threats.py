@@ -51,6 +51,38 @@ def test_beaten_by_is_could_beat_of_any_seat(preset: str | None) -> None:
     assert asked > 1000 and 0 < beaten < asked
 
 
+@pytest.mark.parametrize("preset", [None, "bianfeng-friend"])
+def test_the_memorys_hold_chance_is_certain_exactly_when_no_seat_could_beat(preset: str | None) -> None:
+    """hold_chance asks could_beat of each seat inline: 1.0 exactly when none of the seats could
+    beat the play, the flat guess for a beaten pair or ruff, a chance below one for a beaten single."""
+    from tuolaji.bots.tactics import HELD
+
+    rng = random.Random(11)
+    asked = held = 0
+    for rnd in heuristic_plays(preset, 45, 0):
+        seat = rnd.turn
+        assert seat is not None
+        obs = observe(rnd, seat, with_events=False)
+        threats = MemoryThreats(remember(obs), obs.hand_sizes, obs.kitty_size)
+        others = [s for s in range(rnd.players) if s != seat]
+        for _ in range(12):
+            seats = rng.sample(others, rng.randint(0, len(others)))
+            suit, tier = rng.choice([0, 1, 2, 3, TRUMP]), rng.randint(0, 1)
+            k, m, n = rng.choice(SHAPES)
+            top = rng.randint(0, 14)
+            beats = [s for s in seats if threats.could_beat(s, suit, tier, k, m, top, n)]
+            chance = threats.hold_chance(seats, suit, tier, k, m, top, n)
+            if not beats:
+                assert chance == 1.0
+            elif k != 1 or tier != 0:
+                assert chance == HELD
+            else:
+                assert 0.0 <= chance < 1.0
+            asked += 1
+            held += chance == 1.0
+    assert asked > 500 and 0 < held < asked
+
+
 def test_the_rollout_oracle_follows_the_hands_as_they_are_played() -> None:
     """One oracle serves a whole rollout: after each play its answers are those of a new oracle."""
     rng = random.Random(3)

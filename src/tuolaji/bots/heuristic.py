@@ -95,12 +95,27 @@ class MemoryThreats:
         that none of the unseen higher cards is in ``seats``' hands, each unseen card being in any
         other hand that may hold the suit (or the hidden kitty) in proportion to its size. Anything
         else (pairs, ruffs, a seat known to hold a higher card): the flat guess."""
-        beats = [s for s in seats if self.could_beat(s, suit, tier, k, m, top, n)]
+        void = self.void
+        if tier == 0:  # could_beat() of each seat, inline: the suit's top and a ruff's chance asked once
+            above = self.unseen_top(suit, k, m) > top
+            pairs = k >= 2
+            ruff: bool | None = None  # whether a seat void in the suit (or few of it left) may ruff
+            beats = []
+            for s in seats:
+                v = void[s]
+                if suit not in v and above and not (pairs and suit in self.no_pairs[s]):
+                    beats.append(s)
+                elif suit != TRUMP and TRUMP not in v and (suit in v or self._few_left(suit, n)):
+                    if ruff is None:
+                        ruff = self.unseen_top(TRUMP, k, m) >= 0
+                    if ruff:
+                        beats.append(s)
+        else:
+            beats = [s for s in seats if self.could_beat(s, suit, tier, k, m, top, n)]
         if not beats:
             return 1.0
         if k != 1 or tier != 0:
             return HELD
-        void = self.void
         if suit != TRUMP and any(suit in void[s] for s in beats):
             return HELD  # a ruff
         if suit != TRUMP and self._few_left(suit, n):
