@@ -208,12 +208,18 @@ def lead_combos(hand: Sequence[int], ctx: TrumpContext, *, singles: bool = True)
     return out
 
 
-def _chain_avail(counts: dict[int, int], ctx: TrumpContext) -> Iterator[tuple[int, dict[int, list[int]]]]:
+def _chain_avail(counts: dict[int, int], ctx: TrumpContext) -> list[tuple[int, dict[int, list[int]]]]:
     """Per tuple size k that can chain, the kinds holding k copies by chain position (sorted), as
     :func:`lead_combos` walks them; only positions next to another (a position alone starts and
     ends no chain)."""
+    found: list[tuple[int, dict[int, list[int]]]] = []
+    if sum(counts.values()) - len(counts) < 2:  # not two kinds holding two copies: no chain (most hands late in a round)
+        return found
+    held = []
+    for c, n in counts.items():  # in the counts' order (a loop: no comprehension's call)
+        if n >= 2:
+            held.append(c)
     pos = ctx.pos
-    held = [c for c, n in counts.items() if n >= 2]  # in the counts' order
     k = 2
     while len(held) >= 2:  # a chain needs two kinds holding k copies
         avail: dict[int, list[int]] = {}
@@ -223,15 +229,18 @@ def _chain_avail(counts: dict[int, int], ctx: TrumpContext) -> Iterator[tuple[in
                 avail[p].append(c)
             else:
                 avail[p] = [c]
-        linked = {p: cards for p, cards in avail.items() if p + 1 in avail or p - 1 in avail}
+        linked: dict[int, list[int]] = {}
+        for p, cards in avail.items():
+            if p + 1 in avail or p - 1 in avail:
+                linked[p] = cards
+                if len(cards) > 1:
+                    cards.sort()
         if not linked:  # no two positions touch: fewer kinds hold more copies, none touch then either
-            return
-        for cards in linked.values():
-            if len(cards) > 1:
-                cards.sort()
-        yield k, linked
+            break
+        found.append((k, linked))
         k += 1
         held = [c for c in held if counts[c] >= k]
+    return found
 
 
 def _chain_leads(counts: dict[int, int], ctx: TrumpContext) -> list[tuple[int, ...]]:
@@ -248,29 +257,33 @@ def _chain_leads(counts: dict[int, int], ctx: TrumpContext) -> list[tuple[int, .
     return out
 
 
-def _sub_chains(counts: dict[int, int], ctx: TrumpContext) -> Iterator[tuple[int, dict[int, list[int]], int, int, int]]:
+def _sub_chains(counts: dict[int, int], ctx: TrumpContext) -> list[tuple[int, dict[int, list[int]], int, int, int]]:
     """``(k, avail, start, end, ways)`` for every sub-chain :func:`_chain_leads` lists, in its
     order: ``ways`` leads, the product of its positions' choices."""
+    subs: list[tuple[int, dict[int, list[int]], int, int, int]] = []
     for k, avail in _chain_avail(counts, ctx):
         for lo, hi in _chains(avail):
             for start in range(lo, hi):
                 ways = len(avail[start])
                 for end in range(start + 1, hi + 1):
                     ways *= len(avail[end])
-                    yield k, avail, start, end, ways
+                    subs.append((k, avail, start, end, ways))
+    return subs
 
 
 def _random_lead(hand: Sequence[int], ctx: TrumpContext, rng: random.Random) -> tuple[int, ...]:
     """``rng.choice(lead_combos(hand, ctx))`` without listing them: the same draw from the random
     stream (a choice by the list's length) and the same lead."""
     counts = kind_counts(hand)
-    subs = list(_sub_chains(counts, ctx))  # walked once: counted, then drawn from
+    n = len(hand)
+    subs = _sub_chains(counts, ctx)  # walked once: counted, then drawn from
     chained = 0
     for sub in subs:
         chained += sub[4]
-    n = len(hand)
     i = rng.choice(range(n + chained))  # the singles and tuples part holds len(hand) leads
     if i < n:
+        if len(counts) == n:  # every card a kind of its own: the counts list the hand's order
+            return (hand[i],)
         for card, cnt in counts.items():
             if i < cnt:
                 return (card,) * (i + 1)
