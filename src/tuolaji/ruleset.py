@@ -148,7 +148,9 @@ MAX_STAKE = 1_000_000  # coins stay exact in a browser's numbers even after many
 LEVEL_TOKENS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 
-@dataclass(frozen=True, kw_only=True)
+# Slots: a setting's default stays out of the class (a class attribute holding an enum member made
+# every read of that setting on a rule set take CPython's slow generic attribute path).
+@dataclass(frozen=True, kw_only=True, slots=True)
 class RuleSet:
     """All settings of a game. Construct with keywords; invalid values raise RuleSetError."""
 
