@@ -71,7 +71,7 @@ def test_a_find_a_friend_table_of_five_to_eight(tmp_path: Any, browser: Any, pla
             page.locator("#btn-hint").click()
             page.locator("#hand .hand-card.selected").first.wait_for()
             wait_js(page, "() => !document.querySelector('#btn-play').disabled")
-            problems = [p for size in [(360, 640), (1366, 768), (1920, 1080)] for p in layout_problems(page, size)]
+            problems = [p for size in [(360, 640), (640, 360), (1366, 768), (1920, 1080)] for p in layout_problems(page, size)]
         finally:
             ctx.close()
     assert not problems, "\n".join(problems)
@@ -82,6 +82,8 @@ DECKS = {4: 2, 5: 2, 6: 3, 7: 3, 8: 4}
 # a ten-card throw: a tractor of three triples and a single (four decks hold four copies of a card)
 THROW = ["9", "9", "9", "10", "10", "10", "J", "J", "J", "Q"]
 PHONES = [(360, 640), (390, 844)]
+# a phone held sideways to see a long hand: the felt is short, not narrow
+LANDSCAPES = [(640, 360), (740, 360), (844, 390)]
 LEFT_THE_PANEL = """() => {
   const panel = document.querySelector('#last-trick').getBoundingClientRect();
   return [...document.querySelectorAll('#last-trick .lt-row')].filter((row) => [...row.querySelectorAll('.card')]
@@ -89,6 +91,11 @@ LEFT_THE_PANEL = """() => {
     .map((row) => row.querySelector('.who').textContent);
 }"""
 DESKTOPS = [(1280, 800), (1366, 768), (1920, 1080)]
+SWITCH_LANGUAGE = """async ([lang, state]) => {
+  const { setLang } = await import('/static/js/i18n.js');
+  setLang(lang);
+  window.room.deliver(state);
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -101,11 +108,14 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 @pytest.mark.parametrize("finished", [False, True], ids=["open", "finished"])
 def test_long_plays_keep_to_their_places_at_every_table_size(srv: LiveServer, browser: Any, players: int, finished: bool) -> None:
     """A trick of ten-card plays, on my first turn to play of a real deal (a full hand: 26 cards at
-    eight seats), in Chinese: on a phone upright and on desktops no play covers another play or a
-    seat label, none leaves the felt, and the cards stay readable (at least half a hand card wide).
+    eight seats), in Chinese: on a phone upright or held sideways and on desktops no play covers
+    another play or a seat label, none leaves the felt, the hand and the buttons are on screen, and
+    the cards stay readable (hand cards at least 40 px wide, the trick's at least half that); the
+    phone held sideways in English too.
     Open: every other seat has played and I follow; finished: every seat's play, until the next
     lead, and in the side panel's last trick, where every play stays inside the panel.
-    Eight seats on a 360 px phone once left the trick 124 px between the side seats' labels."""
+    Eight seats on a 360 px phone once left the trick 124 px between the side seats' labels; a
+    640x360 phone held sideways once left the felt 100 px, its labels on top of each other."""
     rules: dict[str, Any] = {"preset": "classic"}
     if players != 4:
         rules = {"preset": "bianfeng-friend", "players": players, "decks": DECKS[players]}
@@ -127,16 +137,26 @@ def test_long_plays_keep_to_their_places_at_every_table_size(srv: LiveServer, br
         page.locator("#trick .play").first.wait_for()
         assert "出牌" in page.locator("#actions").inner_text()  # the page speaks Chinese, my turn to play
         problems = []
-        for size in PHONES + DESKTOPS:
-            problems += layout_problems(page, size)
+
+        def check(size: tuple[int, int], lang: str) -> None:
+            problems.extend(f"{lang} {p}" for p in layout_problems(page, size))
             got = page.evaluate(BOXES)
             assert len(got["plays"]) == len(plays) - (not finished) and len(got["seats"]) == players
             trick_w = page.evaluate("() => document.querySelector('#trick .card').getBoundingClientRect().width")
-            if trick_w < got["cards"][0]["w"] / 2:
-                problems.append(f"{size}: trick cards {trick_w:.0f} px wide, a hand card {got['cards'][0]['w']:.0f} px")
+            hand_w = got["cards"][0]["w"]
+            if trick_w < hand_w / 2 or hand_w < 40:
+                problems.append(f"{lang} {size}: trick cards {trick_w:.0f} px wide, a hand card {hand_w:.0f} px")
             if finished:  # the side panel's last trick too: every play inside the panel
                 out = page.evaluate(LEFT_THE_PANEL)
-                problems += [f"{size}: a card of {who}'s play in the last trick leaves the side panel" for who in out]
+                problems.extend(f"{lang} {size}: a card of {who}'s play in the last trick leaves the side panel" for who in out)
+
+        for size in PHONES + LANDSCAPES + DESKTOPS:
+            check(size, "zh")
+        # English labels and top bar are longer: the sideways phone again, in English
+        page.evaluate(SWITCH_LANGUAGE, ["en", state])
+        wait_js(page, "() => document.querySelector('#actions').textContent.includes('Play')")
+        for size in LANDSCAPES:
+            check(size, "en")
         assert not page.errors
     finally:
         ctx.close()
