@@ -19,7 +19,7 @@ from ..engine.legal import lead_combos, random_play
 from ..engine.round import Phase, Round
 from ..tricks import follow_reason, trick_winner
 from ..trump import TRUMP, TrumpContext
-from .tactics import _STRENGTHS, BEATEN_HOLDS, TrickState, choose_follow, choose_lead, strengths, structured_pick, sure_throw
+from .tactics import BEATEN_HOLDS, TrickState, choose_follow, choose_lead, strengths, structured_pick, sure_throw
 from .teams import same_side
 
 
@@ -46,7 +46,7 @@ def greedy_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     ours = same_side(rnd.is_attacker, trick.seats[best_i], seat)
     last = len(plays) == rnd.players - 1
     suit = [c for c in hand if eff[c] == e]
-    tab = _STRENGTHS.get(ctx) or strengths(ctx)
+    tab = strengths(ctx)
     key = tab.__getitem__  # a card's rank, trumps above the plain suits
     if suit:
         if ours:
