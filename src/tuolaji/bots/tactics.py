@@ -330,46 +330,22 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
     scored: list[tuple[float, tuple[int, ...]]] = []
     # survival() of a winning play asks the same of the same foes for the same (tier, top): a
     # winning play's rank is exactly its winning_shape(), so the answer is kept per rank
-    if n == 1:  # cost(), points() and play_rank() of one card, inline (the same arithmetic)
-        held = st.hand.count  # how many of the card the hand holds (one C-level scan)
-        best_tier, best_top = best_rank
-        won: dict[int, float] = {}  # the answers per rank, keyed by tier * 1024 + top
-        for p in opts:
+    beaten: dict[tuple[int, int], float] = {}
+    single = n == 1
+    pair_led = n == 2 and k == 2
+    held = st.hand.count  # a single: how many of the card the hand holds (one C-level scan)
+    have = None if single else kind_counts(st.hand)
+    for p in opts:
+        if single:  # cost(), points() and play_rank() of one card, inline (the same arithmetic)
             c = p[0]
             pts = table + POINTS[c]
+            given_up = LAMBDA * (((10 if eff[c] == TRUMP else 6) + 0.0 if held(c) >= 2 else 0.0) + tab[c])
             ec = eff[c]
-            given_up = LAMBDA * (((10 if ec == TRUMP else 6) + 0.0 if held(c) >= 2 else 0.0) + tab[c])
-            oc = order[c]
-            # rank (0, oc) for the led suit, (1, oc) for a trump, None otherwise; greater than best_rank?
-            if ec == suit:
-                wins, key = best_tier == 0 and oc > best_top, oc
-            elif ec == TRUMP:
-                wins, key = best_tier == 0 or oc > best_top, 1024 + oc
-            else:
-                wins = False
-            if wins:  # p would win the trick so far
-                if not foes_later:
-                    p_win = 1.0
-                else:
-                    chance = won.get(key)
-                    if chance is None:
-                        chance = won[key] = threats.hold_chance(foes_later, suit, key >> 10, 1, 1, oc, 1)
-                    p_win = chance
-                if ours_now:  # overtaking a partner only matters if the partner was at risk
-                    p_win = max(p_win, p_partner)
-            else:
-                p_win = p_partner
-            score = p_win * (pts + LEAD_BONUS + last_bonus) - (1 - p_win) * (pts + last_bonus) - given_up
-            scored.append((score, p))
-        return scored
-    beaten: dict[tuple[int, int], float] = {}
-    pair_led = n == 2 and k == 2
-    have = kind_counts(st.hand)
-    for p in opts:
-        if pair_led:  # the same for two cards after a pair (cost's sum is of whole numbers: exact in any order)
+            rank: tuple[int, int] | None = (0, order[c]) if ec == suit else ((1, order[c]) if ec == TRUMP else None)
+        elif pair_led:  # the same for two cards after a pair (cost's sum is of whole numbers: exact in any order)
+            assert have is not None
             a, b = p
             pts = table + POINTS[a] + POINTS[b]
-            rank: tuple[int, int] | None
             if a == b:
                 given_up = LAMBDA * (tab[a] * 2)
                 ea = eff[a]
@@ -383,6 +359,7 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
                 given_up = LAMBDA * total
                 rank = None  # only a pair can win after a pair
         else:  # cost() inline (a whole-number sum: the same value)
+            assert have is not None
             pts = table + sum(map(POINTS.__getitem__, p))
             total = sum(map(tab.__getitem__, p))
             for c in p:
@@ -533,7 +510,7 @@ def score_leads(
     """Prefer sure winners (bigger is better), then cheap leads; trumps pulled by the dealer's side."""
     ctx = st.ctx
     eff = ctx.eff
-    n_trump = list(map(eff.__getitem__, st.hand)).count(TRUMP)  # (counted in C)
+    n_trump = sum(1 for c in st.hand if eff[c] == TRUMP)
     trump_rich = n_trump * 2 >= len(st.hand)
     foes = tuple([s for j in range(1, st.players) for s in [(st.seat + j) % st.players] if not st.same_side(s, st.seat)])
     have: dict[int, int] | None = None  # counted when a lead is not safe
