@@ -238,6 +238,17 @@ def test_malformed_events_are_named(midway: Match) -> None:
         _refused(data, "'events'[40]")
 
 
+def test_an_action_event_without_its_cards_is_refused_at_its_event(midway: Match) -> None:
+    """A declaration, bury or play recorded with null cards is a refused record naming the event
+    (the import endpoint answered HTTP 500 to a declaration without cards)."""
+    base = to_record(midway)
+    for kind in ("declared", "buried", "played"):
+        data = copy.deepcopy(base)
+        i = next(j for j, e in enumerate(data["events"]) if e["e"] == kind)
+        data["events"][i]["cards"] = None
+        _refused(data, f"'events'[{i}]")
+
+
 def test_every_refusal_names_a_place() -> None:
     """Whatever one event is damaged into, the error names the event (or the header field)."""
     match, _ = play_to(9, 500)

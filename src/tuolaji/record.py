@@ -120,17 +120,20 @@ def dumps(match: Match) -> str:
 
 
 def action_of_event(event: Event) -> Action | None:
-    """The action an event records, or None for events the engine derives (tricks won, results)."""
+    """The action an event records, or None for events the engine derives (tricks won, results).
+    ValueError for an action's event without its cards (a record's ``null``, or a seat's
+    redacted view of a bury)."""
     if isinstance(event, Dealt):
         return Deal()
-    if isinstance(event, Declared):
-        return Declare(event.seat, event.cards)
     if isinstance(event, Passed):
         return Pass(event.seat)
-    if isinstance(event, Buried):
-        assert event.cards is not None
-        return Bury(event.seat, event.cards)
-    if isinstance(event, Played):
+    if isinstance(event, (Declared, Buried, Played)):
+        if event.cards is None:
+            raise ValueError(f"{event.to_dict()['e']!r} without its cards")
+        if isinstance(event, Declared):
+            return Declare(event.seat, event.cards)
+        if isinstance(event, Buried):
+            return Bury(event.seat, event.cards)
         return Play(event.seat, event.attempted if event.attempted is not None else event.cards)
     if isinstance(event, RedealRequested):
         return Redeal(event.seat)
@@ -198,7 +201,10 @@ def from_record(data: Any) -> Match:
         _expect(expected, pos, ev)
         pos += 1
     while pos < len(expected):
-        action = action_of_event(expected[pos])
+        try:
+            action = action_of_event(expected[pos])
+        except ValueError as exc:
+            raise RecordError(RecordProblem.EVENT_UNREADABLE, i=pos, detail=str(exc)) from None
         if action is None:
             raise RecordError(RecordProblem.EVENT_NOT_ACTION, i=pos, event=expected[pos].to_dict()["e"])
         before = len(match_events)
