@@ -26,6 +26,17 @@ from tuolaji.trump import TRUMP
 SHAPES = ((1, 1, 1), (2, 1, 2), (2, 2, 4), (3, 1, 3), (1, 1, 2))  # (k, m, cards)
 
 
+def _questions(rng: random.Random, others: list[int]) -> list[tuple[list[int], int, int, int, int, int, int]]:
+    """Twelve random threat questions: (seats, suit, tier, k, m, top, n), seats among ``others``."""
+    out = []
+    for _ in range(12):
+        seats = rng.sample(others, rng.randint(0, len(others)))
+        suit, tier = rng.choice([0, 1, 2, 3, TRUMP]), rng.randint(0, 1)
+        k, m, n = rng.choice(SHAPES)
+        out.append((seats, suit, tier, k, m, rng.randint(0, 14), n))
+    return out
+
+
 @pytest.mark.parametrize("preset", [None, "three-deck", "bianfeng-friend"])
 def test_beaten_by_is_could_beat_of_any_seat(preset: str | None) -> None:
     rng = random.Random(7)
@@ -36,11 +47,7 @@ def test_beaten_by_is_could_beat_of_any_seat(preset: str | None) -> None:
         obs = observe(rnd, seat, with_events=False)
         oracles = [MemoryThreats(remember(obs), obs.hand_sizes, obs.kitty_size), HandThreats(rnd.copy())]
         others = [s for s in range(rnd.players) if s != seat]
-        for _ in range(12):
-            seats = rng.sample(others, rng.randint(0, len(others)))
-            suit, tier = rng.choice([0, 1, 2, 3, TRUMP]), rng.randint(0, 1)
-            k, m, n = rng.choice(SHAPES)
-            top = rng.randint(0, 14)
+        for seats, suit, tier, k, m, top, n in _questions(rng, others):
             for threats in oracles:
                 want = any(threats.could_beat(s, suit, tier, k, m, top, n) for s in seats)
                 assert threats.beaten_by(seats, suit, tier, k, m, top, n) == want
@@ -65,11 +72,7 @@ def test_the_memorys_hold_chance_is_certain_exactly_when_no_seat_could_beat(pres
         obs = observe(rnd, seat, with_events=False)
         threats = MemoryThreats(remember(obs), obs.hand_sizes, obs.kitty_size)
         others = [s for s in range(rnd.players) if s != seat]
-        for _ in range(12):
-            seats = rng.sample(others, rng.randint(0, len(others)))
-            suit, tier = rng.choice([0, 1, 2, 3, TRUMP]), rng.randint(0, 1)
-            k, m, n = rng.choice(SHAPES)
-            top = rng.randint(0, 14)
+        for seats, suit, tier, k, m, top, n in _questions(rng, others):
             beats = [s for s in seats if threats.could_beat(s, suit, tier, k, m, top, n)]
             chance = threats.hold_chance(seats, suit, tier, k, m, top, n)
             if not beats:
