@@ -17,7 +17,7 @@ from table_page import WAIT_MS, my_turn, phase, play_until, wait_js  # noqa: E40
 
 from tuolaji.server.testing import LiveServer  # noqa: E402
 
-SIZES = [(360, 640), (800, 600), (1024, 600), (1920, 1080), (2560, 1440), (640, 360), (844, 390)]
+SIZES = [(360, 640), (800, 600), (1024, 600), (1920, 1080), (2560, 1440), (640, 360), (844, 390), (568, 320)]
 
 # every box a player must be able to read or press, with the viewport's size and scroll
 BOXES = """() => {

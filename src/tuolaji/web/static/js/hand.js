@@ -59,6 +59,9 @@ export function renderHand(page) {
     }, cardEl(c, { label: false }));
     el.appendChild(item);
   });
+  // a phone held sideways fits the hand in one row by overlapping its cards more (style.css)
+  handEl.style.setProperty("--hand-cards", String(v.hand.length));
+  handEl.style.setProperty("--hand-groups", String(el.querySelectorAll(".group-start").length));
   if (!swap(handEl, el)) return;
   if (hadFocus && page.focusKey) focusCard(page, page.focusKey);
   // cards new to the hand (dealt, or the kitty picked up) fly in from the deck; not on a page's first draw

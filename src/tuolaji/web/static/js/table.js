@@ -384,7 +384,8 @@ export class TablePage {
     const v = st.view;
     const top = document.createElement("div");
     const share = roomLink(this.code);
-    top.appendChild(h("a", { class: "home", href: link("/"), onclick: follow("/") }, "← ", t("home")));
+    // on a phone the top bar's words give way to their short forms (style.css): ← for Home, ⚙ for Settings
+    top.appendChild(h("a", { class: "home", href: link("/"), onclick: follow("/"), "aria-label": t("home"), title: t("home") }, "← ", h("span", { class: "long" }, t("home"))));
     top.appendChild(h("span", { class: "room" }, `${t("room_code")} `, h("strong", { id: "room-code" }, this.code),
       share ? h("button", { type: "button", class: "small", title: share, onclick: () => { navigator.clipboard && navigator.clipboard.writeText(share); toast(t("copied")); } }, t("copy_link")) : null));
     const teams = this.teamLabels().map((x) => h("span", { class: "team" + (x.mine ? " mine" : "") + (x.dealer ? " dealer" : "") },
@@ -397,7 +398,8 @@ export class TablePage {
         c.nth ? t("copy_of", { n: c.nth, card: cardText(c.card) }) : cardText(c.card)));
       top.appendChild(h("span", { class: "called", id: "called-card" }, `${t("called_card")} `, ...calls.flatMap((x, i) => i ? [" ", x] : [x])));
     }
-    top.appendChild(h("span", { class: "points", id: "points" }, `${t("attackers_points")} `, h("strong", {}, String(v.attacker_points))));
+    top.appendChild(h("span", { class: "points", id: "points", title: t("attackers_points") },
+      h("span", { class: "long" }, t("attackers_points")), h("span", { class: "short" }, t("points")), " ", h("strong", {}, String(v.attacker_points))));
     top.appendChild(h("span", { class: "round" }, t("round_n", { n: v.round_number })));
     if (st.clock_ms !== undefined) top.appendChild(h("span", { class: "clock", id: "match-clock" }, h("strong", {}, this.clockText())));
     const me = this.me();
@@ -413,7 +415,7 @@ export class TablePage {
       const df = h("select", { id: "difficulty-select", "aria-label": t("difficulty") }, ...["easy", "normal", "hard", "expert"].map((s) => h("option", { value: s, selected: st.room.settings.difficulty === s }, t(s))));
       df.addEventListener("change", () => this.send({ type: "settings", difficulty: df.value }));
       const open = this.settingsOpen ? { open: true } : {};
-      const box = h("details", Object.assign({ class: "settings", id: "settings" }, open), h("summary", {}, "⚙ ", t("settings")),
+      const box = h("details", Object.assign({ class: "settings", id: "settings" }, open), h("summary", { "aria-label": t("settings"), title: t("settings") }, "⚙", h("span", { class: "long" }, " ", t("settings"))),
         h("div", { class: "settings-panel" }, h("label", {}, t("speed"), " ", sp), h("label", {}, t("timer"), " ", tm), h("label", {}, t("difficulty"), " ", df)));
       box.addEventListener("toggle", () => { this.settingsOpen = box.open; });
       controls.append(box);

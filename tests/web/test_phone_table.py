@@ -1,0 +1,127 @@
+"""The table on a phone, upright and held sideways, in Chinese and English: the top bar takes at
+most two lines, a seat's level stays beside its name, and the hand keeps to one row sideways."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from test_client_modules import fake_table  # noqa: E402
+from test_layout import BOXES, layout_problems  # noqa: E402
+from test_several_friends_table import SWITCH_LANGUAGE  # noqa: E402
+from test_table_feel import _bots_until, _state_for  # noqa: E402
+
+from tuolaji.engine.round import Phase  # noqa: E402
+from tuolaji.server.testing import LiveServer  # noqa: E402
+
+RULES: dict[str, dict[str, Any]] = {
+    "classic": {"preset": "classic"},
+    "friend5": {"preset": "bianfeng-friend", "players": 5, "decks": 2},
+    "friend6": {"preset": "bianfeng-friend", "players": 6, "decks": 3},
+    "friend8": {"preset": "bianfeng-friend", "players": 8, "decks": 4},
+}
+
+# The lines the top bar takes: its pieces (each team's level, each control, the rest) grouped
+# into rows by where they sit; and every team whose name and level were split over two lines.
+TOP_LINES = """() => {
+  const bar = document.querySelector('.topbar');
+  const shown = (e) => e.getClientRects().length > 0;
+  const pieces = [...bar.querySelectorAll(':scope > :not(.levels):not(.controls), .levels .team, .controls > *')].filter(shown);
+  const boxes = pieces.map((e) => e.getBoundingClientRect()).sort((a, b) => a.top - b.top);
+  let lines = 0, bottom = -1;
+  for (const r of boxes) { if (r.top >= bottom - 2) { lines++; bottom = r.bottom; } else bottom = Math.max(bottom, r.bottom); }
+  const split = [...bar.querySelectorAll('.levels .team')].filter((e) => e.getClientRects().length > 1).map((e) => e.textContent);
+  const wide = [...bar.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right > innerWidth + 1)
+    .map((e) => e.textContent);
+  return { lines, split, wide };
+}"""
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(tmp_path_factory.mktemp("db") / "games.sqlite3", allow_seed=True) as s:
+        yield s
+
+
+def _host_state(rules: dict[str, Any]) -> dict[str, Any]:
+    """Seat 0's state on its first turn to play, as the host (the top bar has the room's settings)."""
+    match = _bots_until(rules, lambda m: m.round.phase == Phase.PLAY and m.round.turn == 0 and not m.round.tricks)
+    state = _state_for(match, 0)
+    state["you"]["host"] = True
+    return state
+
+
+@pytest.mark.parametrize("rules", sorted(RULES))
+def test_the_top_bar_takes_two_lines_on_a_phone(srv: LiveServer, browser: Any, rules: str) -> None:
+    """English took three lines at 640x360 (a phone held sideways) and a find-a-friend table five
+    at 360x640, a seat's level on another line than its name ("Seat 5" ... "2")."""
+    state = _host_state(RULES[rules])
+    ctx = browser.new_context(viewport={"width": 640, "height": 360}, locale="en-US", reduced_motion="reduce")
+    try:
+        page = fake_table(srv, ctx, state, lang="en")
+        page.add_style_tag(url=srv.url + "/static/style.css")
+        page.locator("#settings summary").wait_for()
+        problems = []
+        for lang in ("en", "zh"):
+            page.evaluate(SWITCH_LANGUAGE, [lang, state])
+            page.wait_for_timeout(100)
+            sideways = [(640, 360), (844, 390)] + ([(568, 320)] if rules in ("classic", "friend5") else [])
+            for w, h in [*sideways, (360, 640), (390, 844)]:
+                page.set_viewport_size({"width": w, "height": h})
+                page.wait_for_timeout(100)
+                got = page.evaluate(TOP_LINES)
+                most = 2 if h < w or rules == "classic" else 4  # upright, five seats' levels take two lines of their own
+                if got["lines"] > most:
+                    problems.append(f"{lang} {w}x{h}: the top bar takes {got['lines']} lines")
+                problems += [f"{lang} {w}x{h}: {t!r} split over two lines" for t in got["split"]]
+                problems += [f"{lang} {w}x{h}: {t!r} leaves the screen" for t in got["wide"]]
+        # the short forms keep their names for a screen reader and a pointer's tooltip
+        names = [
+            page.locator(".topbar .home").get_attribute("aria-label"),
+            page.locator("#settings summary").get_attribute("aria-label"),
+            page.locator("#points").get_attribute("title"),
+            page.locator("#points").inner_text().split()[0],
+        ]
+        assert not page.errors
+    finally:
+        ctx.close()
+    assert not problems, "\n".join(problems)
+    assert names == ["首页", "设置", "闲家得分", "得分"]
+
+
+def test_eight_seats_fit_a_small_phone_held_sideways(srv: LiveServer, browser: Any) -> None:
+    """Eight seats at 568x320: a full hand (26 cards) wrapped to a second row, which took the felt's
+    height: the seat labels covered one another and the trick. Sideways the hand keeps to one row,
+    every card still showing its rank and suit."""
+    state = _host_state(RULES["friend8"])
+    view = state["view"]
+    assert len(view["hand"]) == 26
+    view["trick"] = {"leader": 1, "plays": [{"seat": s, "cards": ["SHCD"[s % 4] + "9"]} for s in range(1, 8)], "attempted": None}
+    ctx = browser.new_context(viewport={"width": 568, "height": 320}, locale="en-US", reduced_motion="reduce")
+    try:
+        page = fake_table(srv, ctx, state, lang="en")
+        page.add_style_tag(url=srv.url + "/static/style.css")
+        page.locator("#trick .play").first.wait_for()
+        problems = []
+        for lang in ("en", "zh"):
+            page.evaluate(SWITCH_LANGUAGE, [lang, state])
+            page.wait_for_timeout(100)
+            for size in [(568, 320), (640, 360), (740, 360), (844, 390)]:
+                problems += [f"{lang} {p}" for p in layout_problems(page, size)]
+                cards = page.evaluate(BOXES)["cards"]
+                rows = {round(c["y"]) for c in cards}
+                if len(rows) > 1:
+                    problems.append(f"{lang} {size}: the hand takes {len(rows)} rows")
+                strips = [b["x"] - a["x"] for a, b in zip(cards, cards[1:], strict=False)]
+                if min(strips) < 0.3 * cards[0]["w"]:
+                    problems.append(f"{lang} {size}: a hand card shows a strip of {min(strips):.0f} px")
+                if cards[-1]["r"] > page.viewport_size["width"]:
+                    problems.append(f"{lang} {size}: the hand's last card leaves the screen")
+        assert not page.errors
+    finally:
+        ctx.close()
+    assert not problems, "\n".join(problems)
