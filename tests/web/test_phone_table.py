@@ -125,3 +125,36 @@ def test_eight_seats_fit_a_small_phone_held_sideways(srv: LiveServer, browser: A
     finally:
         ctx.close()
     assert not problems, "\n".join(problems)
+
+
+def test_the_attackers_cards_wrap_inside_the_side_panel(srv: LiveServer, browser: Any) -> None:
+    """Two tricks of point cards won by the attackers (24 cards) ran out of a desktop's side panel,
+    which cut the last ones off: the row wraps at the panel's width, at every size with the panel."""
+    state = _host_state(RULES["classic"])
+    sides = state["view"]["sides"]
+    attacker = sides.index("attacker")
+    events: list[dict[str, Any]] = []
+    for _ in range(2):
+        events += [{"e": "played", "seat": s, "cards": ["HK", "H10", "H5"]} for s in range(4)]
+        events.append({"e": "trick_ended", "winner": attacker, "points": 100})
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US", reduced_motion="reduce")
+    try:
+        page = fake_table(srv, ctx, state, lang="en")
+        page.add_style_tag(url=srv.url + "/static/style.css")
+        page.evaluate("(s) => window.room.deliver(s)", {**state, "events": events})
+        page.locator("#scored-cards .card").nth(23).wait_for()
+        problems = []
+        for w, h in [(1024, 600), (1366, 768), (1920, 1080), (2560, 1440)]:
+            page.set_viewport_size({"width": w, "height": h})
+            page.wait_for_timeout(100)
+            out = page.evaluate("""() => {
+              const panel = document.querySelector('.side').getBoundingClientRect();
+              return [...document.querySelectorAll('#scored-cards .card')].map((c) => c.getBoundingClientRect())
+                .filter((r) => r.left < panel.left - 1 || r.right > panel.right + 1).length;
+            }""")
+            if out:
+                problems.append(f"{w}x{h}: {out} of the attackers' 24 cards leave the side panel")
+        assert not page.errors
+    finally:
+        ctx.close()
+    assert not problems, "\n".join(problems)
