@@ -233,6 +233,38 @@ def test_an_event_without_a_failed_throw_reads_as_before() -> None:
     assert played.to_dict() == {"e": "played", "seat": 1, "cards": ["S3"], "attempted": None}
 
 
+
+def test_events_behave_as_the_frozen_dataclasses_they_were() -> None:
+    import copy
+    import dataclasses
+    import pickle
+
+    from tuolaji.engine.events import EVENT_NAMES, RoundEnded, TimeIsUp, TrickEnded, played
+
+    ev = Played(1, (3, 4))
+    assert ev == Played(1, (3, 4)) == played(1, (3, 4)) and hash(ev) == hash(Played(1, (3, 4)))
+    assert ev != Played(1, (3, 5)) and not (ev != Played(1, (3, 4)))
+    # equality needs the same class (the same fields are not enough), and never holds with a plain tuple
+    assert Redealt() != TimeIsUp() and not (Redealt() == TimeIsUp()) and Redealt() == Redealt()
+    assert ev != (1, (3, 4), None, None, None) and (1, (3, 4), None, None, None) != ev and ev != 1
+    assert bool(Redealt()) and bool(TimeIsUp())
+    assert repr(ev) == "Played(seat=1, cards=(3, 4), attempted=None, beaten_by=None, beating=None)"
+    assert repr(Redealt()) == "Redealt()" and Played.__match_args__ == ("seat", "cards", "attempted", "beaten_by", "beating")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        ev.seat = 2  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        _ = ev < ev
+    assert [f.name for f in dataclasses.fields(TrickEnded)] == ["winner", "points", "attacker_points"]
+    assert dataclasses.replace(ev, beaten_by=2) == Played(1, (3, 4), None, 2)
+    assert Played(seat=1, cards=(3, 4), beating=(5, 5)).beating == (5, 5)
+    for e in (ev, Redealt(), Dealt(0, 7), RoundEnded(0, 0, (), 0, 1, False, "dealer", 1, 1, coins=(1, -1))):
+        for proto in range(pickle.HIGHEST_PROTOCOL + 1):
+            got = pickle.loads(pickle.dumps(e, proto))
+            assert got == e and type(got) is type(e)
+        assert copy.copy(e) == e and copy.deepcopy(e) == e and event_from_dict(e.to_dict()) == e
+        assert e.__class__ in EVENT_NAMES and not hasattr(e, "__dict__")
+    assert Dealt(0, 7).redacted(1) == Dealt(0, None) and Dealt(0, 7).redacted(0) == Dealt(0, 7)
+
 def test_a_valid_throw_stands() -> None:
     rnd = _ready({0: "SA SA SK C3 C3 C4 C4 C6 C6 C7 C7", 1: "SK S3", 2: "SQ SQ", 3: "S6 S8"}, "H3", 2, "C3 C3 C4 C4 C6 C6 C7 C7")
     rnd.apply(Play(0, tuple(parse_cards("SA SA SK"))))  # SAA is the top pair, the other SK only equals SK

@@ -13,14 +13,14 @@ from ..errors import IllegalAction, Reason
 from ..ruleset import MatchEnd, Partnership, RuleSet, load_rules
 from ..scoring import match_leader, parse_level
 from .actions import Action
-from .events import Event, TimeIsUp
+from .events import Event, TimeIsUp, event_class
 from .round import Phase, Round, copy_fields
 
 ACE = LevelIndex(12)  # the ladder place of A
 J_LEVEL = LevelIndex(9)  # the ladder place of J (勾J, table rule j_rule)
 
 
-@dataclass(frozen=True, slots=True)
+@event_class
 class RoundStarted(Event):
     number: int
     level: LevelRank  # the rank played this round
@@ -28,13 +28,13 @@ class RoundStarted(Event):
     levels: tuple[LevelIndex, ...]  # ladder places 0 (2) .. 12 (A): per team, or per seat with find-a-friend
 
 
-@dataclass(frozen=True, slots=True)
+@event_class
 class MatchEnded(Event):
     winner: int | None  # the winning team (fixed partners: 0 = seats 0, 2, …) or seat (find-a-friend); None: a draw
     levels: tuple[LevelIndex, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@event_class
 class Released(Event):
     """Stands in ``Match.events`` for an event let go by :meth:`Match.release` (a server that
     saved it reads it back from its store). Never in a record: it has no parser."""

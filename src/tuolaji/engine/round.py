@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, ClassVar, Literal, get_args
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, get_args
 
 from ..cards import POINTS, RANK_OF, LevelRank, is_joker, suit_of
 from ..combos import Combo, decompose, single_combo
@@ -45,9 +45,6 @@ from ..tricks import best_so_far, follow_shape_reason, is_sub_multiset, lead_rea
 from ..trump import JOKER_LEVEL, TrumpContext
 from .actions import Action, Bury, CallFriend, Deal, Declare, Pass, Play, Redeal, Surrender, SurrenderAnswer
 from .events import (
-    DEALT_SETTERS,
-    PLAYED_SETTERS,
-    TRICK_ENDED_SETTERS,
     Buried,
     Dealt,
     Declared,
@@ -65,7 +62,6 @@ from .events import (
     TrickEnded,
     TrumpFixed,
 )
-from .events import played as make_played
 
 if TYPE_CHECKING:
     from .observation import PublicTrick
@@ -187,10 +183,7 @@ class _Suits:
                 self.lists[e] = [c]
 
 
-_new = object.__new__
-_DEALT_SEAT, _DEALT_CARD = DEALT_SETTERS
-_PLAYED_SEAT, _PLAYED_CARDS, _PLAYED_ATTEMPTED, _PLAYED_BEATEN_BY, _PLAYED_BEATING = PLAYED_SETTERS
-_ENDED_WINNER, _ENDED_POINTS, _ENDED_ATTACKER_POINTS = TRICK_ENDED_SETTERS
+_tuple_new: Any = tuple.__new__  # the events made per card and trick, as events.dealt() etc. make them
 _NO_CARDS: list[int] = []  # a suit a hand does not hold (never changed)
 _DECLARING_KINDS = {level: frozenset(declaring_kinds(LevelRank(level))) for level in range(2, 16)}
 
@@ -693,10 +686,7 @@ class Round:
             if card in self._declaring_kinds:  # a new kind goes last: first shown last
                 memo.counts[card] = memo.counts.get(card, 0) + 1
                 memo.options = None
-        ev = _new(Dealt)  # events.dealt(seat, card), without the call
-        _DEALT_SEAT(ev, seat)
-        _DEALT_CARD(ev, card)
-        self.events.append(ev)
+        self.events.append(_tuple_new(Dealt, (seat, card)))  # events.dealt(seat, card), without the call
         if dealt >= self._deal_size:
             self.phase = _DECLARE
             self.turn = self.start_seat
@@ -889,7 +879,7 @@ class Round:
                         del by_suit[eff[c]]
         trick.seats.append(seat)
         trick.plays.append(played)
-        self.events.append(make_played(seat, played, attempted, beaten_by, beating))
+        self.events.append(_tuple_new(Played, (seat, played, attempted, beaten_by, beating)))  # events.played(...)
         if self.friend_calls and not all(self.call_shown):
             self._show_friends(seat, played)
         if len(trick.plays) < self.players:
@@ -935,13 +925,7 @@ class Round:
                     del by_suit[ec]
         trick.seats.append(seat)
         plays.append(cards)
-        ev = _new(Played)  # events.played(seat, cards), without the call
-        _PLAYED_SEAT(ev, seat)
-        _PLAYED_CARDS(ev, cards)
-        _PLAYED_ATTEMPTED(ev, None)
-        _PLAYED_BEATEN_BY(ev, None)
-        _PLAYED_BEATING(ev, None)
-        self.events.append(ev)
+        self.events.append(_tuple_new(Played, (seat, cards, None, None, None)))  # events.played(seat, cards)
         if self.friend_calls and not all(self.call_shown):
             self._show_friends(seat, cards)
         if len(plays) < self.players:
@@ -1098,11 +1082,7 @@ class Round:
         elif (winner - self.dealer) % 2:  # type: ignore[operator]  # is_attacker: fixed partners, dealer set in play
             self.attacker_points += pts
         self.tricks.append(trick)
-        ev = _new(TrickEnded)  # events.trick_ended(...), without the call
-        _ENDED_WINNER(ev, winner)
-        _ENDED_POINTS(ev, pts)
-        _ENDED_ATTACKER_POINTS(ev, self.attacker_points)
-        self.events.append(ev)
+        self.events.append(_tuple_new(TrickEnded, (winner, pts, self.attacker_points)))  # events.trick_ended(...)
         if self.hands[winner]:
             self.trick = Trick(winner)
             self.turn = winner
