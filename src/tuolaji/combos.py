@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable, Mapping, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import kind_counts
 from .trump import TrumpContext
@@ -33,6 +33,12 @@ class Combo(NamedTuple):
     @property
     def kind(self) -> str:
         return combo_kind(self.k, self.m)
+
+
+# Combo(k, m, top, cards) without the namedtuple's Python __new__ (the same object, half the cost),
+# for the combinations made per card and per trump context. Typed Any: the checker reads it as
+# making plain tuples.
+_new_tuple: Any = tuple.__new__
 
 
 def combo_kind(k: int, m: int) -> str:
@@ -97,7 +103,7 @@ def single_combo(card: int, ctx: TrumpContext) -> Combo:
 
 
 def _singles(ctx: TrumpContext) -> tuple[Combo, ...]:
-    singles = _SINGLES[ctx] = tuple(Combo(1, 1, ctx.order[c], (c,)) for c in range(len(ctx.order)))
+    singles = _SINGLES[ctx] = tuple([_new_tuple(Combo, (1, 1, o, (c,))) for c, o in enumerate(ctx.order)])
     return singles
 
 
@@ -112,7 +118,7 @@ def _decompose(cards: Sequence[int], ctx: TrumpContext) -> list[Combo]:
     order = ctx.pos
     if len(counts) == 1:
         ((c, n),) = counts.items()
-        return [Combo(n, 1, order[c] & 31, (c,) * n)]
+        return [_new_tuple(Combo, (n, 1, order[c] & 31, (c,) * n))]
     top_k = max(counts.values())
     if top_k == 1:  # singles only: highest first, equal orders in the cards' order (a stable sort)
         singles = _SINGLES.get(ctx) or _singles(ctx)
@@ -129,13 +135,13 @@ def _decompose(cards: Sequence[int], ctx: TrumpContext) -> list[Combo]:
             chain = [avail[o][0] for o in range(lo, hi + 1)]
             for c in chain:
                 counts[c] -= k
-            comps.append(Combo(k, hi - lo + 1, hi & 31, tuple(c for c in chain for _ in range(k))))
+            comps.append(_new_tuple(Combo, (k, hi - lo + 1, hi & 31, tuple(c for c in chain for _ in range(k)))))
         for c in sorted(counts, key=lambda c: -order[c]):
             while counts[c] >= k:
                 counts[c] -= k
-                comps.append(Combo(k, 1, order[c] & 31, (c,) * k))
+                comps.append(_new_tuple(Combo, (k, 1, order[c] & 31, (c,) * k)))
     for c, n in counts.items():
-        comps.extend(Combo(1, 1, order[c] & 31, (c,)) for _ in range(n))
+        comps.extend(_new_tuple(Combo, (1, 1, order[c] & 31, (c,))) for _ in range(n))
     comps.sort(key=lambda x: (x.k, x.m, x.top), reverse=True)
     return comps
 

@@ -9,7 +9,7 @@ overrides (seed 004) pairs of equal strength are further ordered ♠ > ♥ > ♣
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import BJ, LJ, POINTS, LevelRank, is_joker, is_level_card, is_red, suit_of
 from .errors import IllegalAction, Reason
@@ -48,6 +48,11 @@ class Bid(NamedTuple):
     @property
     def cards(self) -> tuple[int, ...]:
         return (self.card,) * self.copies + (() if self.joker is None else (self.joker,))
+
+
+# Bid(...) without the namedtuple's Python __new__ (the same object, half the cost), for the
+# candidates tried during the deal. Typed Any: the checker reads it as making plain tuples.
+_new_tuple: Any = tuple.__new__
 
 
 def read_bid(seat: int, cards: Sequence[int], level_rank: LevelRank, rules: RuleSet) -> Bid:
@@ -231,7 +236,7 @@ def _first_copies(
     if card >= LJ:  # a joker pair or more declares no-trump
         base = 10 if card == LJ else 20
         for k in range(max(2, weaker - base), decks + 1):
-            if bid_reason(Bid(seat, card, k, base + k, None), current, rules, after_bury=pairs_only) is None:
+            if bid_reason(_new_tuple(Bid, (seat, card, k, base + k, None, None)), current, rules, after_bury=pairs_only) is None:
                 return k
         return None
     if not is_level_card(card, level_rank):
@@ -241,6 +246,6 @@ def _first_copies(
     if rules.declare_style == DeclareStyle.JOKER_BACKED:
         joker = BJ if is_red(suit) else LJ
     for k in range(max(2 if pairs_only else 1, weaker), decks + 1):
-        if bid_reason(Bid(seat, card, k, k, suit, joker), current, rules, after_bury=pairs_only) is None:
+        if bid_reason(_new_tuple(Bid, (seat, card, k, k, suit, joker)), current, rules, after_bury=pairs_only) is None:
             return k
     return None
