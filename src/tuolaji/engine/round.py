@@ -175,12 +175,13 @@ class _Suits:
         self.hand = hand
         self.n = len(hand)
         self.lists: dict[int, list[int]] = {}
+        lists = self.lists
         for c in hand:
-            e = eff[c]
-            if e in self.lists:
-                self.lists[e].append(c)
+            got = lists.get(eff[c])
+            if got is None:
+                lists[eff[c]] = [c]
             else:
-                self.lists[e] = [c]
+                got.append(c)
 
 
 _tuple_new: Any = tuple.__new__  # the events made per card and trick, as events.dealt() etc. make them
@@ -596,7 +597,7 @@ class Round:
                 got = memo.options = ()
             else:
                 got = memo.options = tuple(options_from_counts(seat, memo.counts, self.level, self.bid, self.rules))
-        return list(got)
+        return [*got]  # a new list each time ([*got]: no call of list())
 
     def declaring_hand(self, seat: int) -> list[int]:
         """The cards ``seat`` may declare with: a pair made up from the kitty cannot override
