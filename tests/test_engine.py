@@ -233,7 +233,6 @@ def test_an_event_without_a_failed_throw_reads_as_before() -> None:
     assert played.to_dict() == {"e": "played", "seat": 1, "cards": ["S3"], "attempted": None}
 
 
-
 def test_events_behave_as_the_frozen_dataclasses_they_were() -> None:
     import copy
     import dataclasses
@@ -264,6 +263,7 @@ def test_events_behave_as_the_frozen_dataclasses_they_were() -> None:
         assert copy.copy(e) == e and copy.deepcopy(e) == e and event_from_dict(e.to_dict()) == e
         assert e.__class__ in EVENT_NAMES and not hasattr(e, "__dict__")
     assert Dealt(0, 7).redacted(1) == Dealt(0, None) and Dealt(0, 7).redacted(0) == Dealt(0, 7)
+
 
 def test_a_valid_throw_stands() -> None:
     rnd = _ready({0: "SA SA SK C3 C3 C4 C4 C6 C6 C7 C7", 1: "SK S3", 2: "SQ SQ", 3: "S6 S8"}, "H3", 2, "C3 C3 C4 C4 C6 C6 C7 C7")
