@@ -335,6 +335,39 @@ def test_sampling_shuffles_as_the_standard_library_does() -> None:
         assert ours.getstate() == theirs.getstate()
 
 
+def test_a_rollouts_forced_play_is_the_one_the_tactics_choose() -> None:
+    """A hand no bigger than the lead (each rollout's last trick) is played whole without asking
+    the tactics: the same cards in the same order as the tactics' own choice."""
+    from tuolaji.bots.rollout import HandThreats, _few_leads, _tactical
+    from tuolaji.bots.tactics import TrickState, choose_follow, choose_lead
+
+    forced = [0, 0]  # leads, follows to several cards
+
+    def policy(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
+        threats = HandThreats(rnd)
+        got = _tactical(rnd, seat, threats)
+        trick, ctx, hand = rnd.trick, rnd.ctx, rnd.hands[seat]
+        assert trick is not None and ctx is not None
+        plays = trick.plays
+        if len(hand) == (len(plays[0]) if plays else 1):
+            att, side = threats.sides()
+            st = TrickState(seat, rnd.players, hand, ctx, trick.seats, plays, trick.lead_comps, side, att[seat], 1)
+            if plays:
+                assert got == choose_follow(st, threats)
+                forced[1] += len(plays[0]) > 1
+            else:
+                none = frozenset[int]().__contains__
+                assert got == choose_lead(st, threats, _few_leads(hand, ctx, lambda e, k, m: -1), none, none)
+                forced[0] += 1
+        return got
+
+    for i in range(8):
+        rnd = play_to(_round(i), [make_bot("heuristic", seed=k) for k in range(4)], tricks=1 + i % 3)
+        if rnd.phase == Phase.PLAY:
+            rollout(rnd, random.Random(i), policy)
+    assert forced[0] and forced[1]  # both kinds met
+
+
 def test_a_rollout_chooses_the_truncated_policy_as_the_policy_itself_does() -> None:
     """rollout() makes a truncated policy's choice (tactics for the near tricks and the last
     cards, greedy between) in its own loop: the same plays as calling the policy each time."""

@@ -366,6 +366,8 @@ def _tactical(rnd: Round, seat: int, threats: HandThreats) -> tuple[int, ...]:
     assert trick is not None and ctx is not None
     hand = rnd.hands[seat]
     plays = trick.plays
+    if len(hand) == (len(plays[0]) if plays else 1):  # forced (each rollout's last trick): the whole hand, as the tactics list it
+        return (hand[0],) if len(hand) == 1 else tuple(sorted(hand))
     if plays and len(plays[0]) == 1:
         by_suit = rnd.suit_counts(seat)
         own = by_suit.get(ctx.eff[plays[0][0]])
