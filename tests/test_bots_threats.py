@@ -162,3 +162,31 @@ def test_a_rollouts_kept_oracle_is_its_own_threads() -> None:
     worker.join()
     assert theirs[0].rnd is other_round
     assert _threats(mine_round) is mine
+
+
+@pytest.mark.parametrize("preset", [None, "three-deck", "super-four-deck"])
+def test_a_remembered_follows_facts_are_its_points_cost_and_rank(preset: str | None) -> None:
+    """The follows to a lead of several cards are remembered with what scoring reads of each
+    alone: its points, cost() and play_rank() in this hand, when first listed and when found
+    again (also for another hand of the same cards of the led suit)."""
+    from tuolaji.bots.heuristic import trick_state
+    from tuolaji.bots.tactics import cost, follow_listing, points
+    from tuolaji.tricks import play_rank
+
+    checked = 0
+    for index in range(3):
+        for rnd in heuristic_plays(preset, 44, index):
+            trick, ctx, seat = rnd.trick, rnd.ctx, rnd.turn
+            assert trick is not None and ctx is not None and seat is not None
+            if not trick.plays or len(trick.plays[0]) == 1:
+                continue
+            st = trick_state(observe(rnd, seat, with_events=False))
+            assert st.comps is not None
+            for _ in range(2):  # listed, then remembered
+                options, facts = follow_listing(st)
+                if facts is None:  # too many to list (not remembered)
+                    continue
+                for p, fact in zip(options, facts, strict=True):
+                    assert fact == (points(p), cost(p, st.hand, ctx), play_rank(p, st.plays[0], st.comps, ctx))
+                    checked += 1
+    assert checked > 500

@@ -20,7 +20,7 @@ from ..trump import TRUMP, TrumpContext
 from .base import Bot
 from .memory import Memory, remember
 from .registry import register
-from .tactics import BEATEN_HOLDS, HELD, TrickState, follow_options, lead_options, score_follows, score_leads
+from .tactics import BEATEN_HOLDS, HELD, TrickState, follow_listing, lead_options, score_follows, score_leads
 from .teams import believed_side_table, believed_sides, same_side
 
 
@@ -234,7 +234,7 @@ def scored_plays(obs: Observation, mem: Memory) -> list[tuple[float, tuple[int, 
     threats = MemoryThreats(mem, obs.hand_sizes, obs.kitty_size)
     st = trick_state(obs)
     if st.plays:
-        return score_follows(st, threats, follow_options(st))
+        return score_follows(st, threats, *follow_listing(st))
     is_attacker = believed_sides(obs)
     ally = [s for s in range(obs.players) if s != obs.seat and same_side(is_attacker, s, obs.seat)]
     foes = [s for s in range(obs.players) if not same_side(is_attacker, s, obs.seat)]

@@ -16,7 +16,7 @@ from typing import Protocol
 from ..cards import POINTS, kind_counts
 from ..combos import Combo, _avail, _chains, best_top, decompose, needs, required_structure
 from ..engine.legal import all_submultisets, count_submultisets, lead_combos, submultisets
-from ..tricks import best_so_far, follow_reason, play_rank, structure_reason
+from ..tricks import Rank, best_so_far, follow_reason, play_rank, structure_reason
 from ..trump import TRUMP, TrumpContext
 
 LAMBDA = 0.3  # points a unit of card strength is worth keeping (a plain A ~ 3.3 points)
@@ -132,17 +132,25 @@ def survival(st: TrickState, play: Sequence[int], foes: Sequence[int], threats: 
 
 
 # ------------------------------------------------------------------ following
-_FOLLOWS: dict[tuple[TrumpContext, tuple[int, ...], bool, tuple[int, ...]], tuple[tuple[int, ...], ...]] = {}
+Fact = tuple[int, float, Rank | None]  # a follow's points, the value it gives up (cost()), its play_rank()
+_Listing = tuple[tuple[tuple[int, ...], ...], list[Fact]]  # follows and their facts (never changed)
+_FOLLOWS: dict[tuple[TrumpContext, tuple[int, ...], bool, tuple[int, ...]], _Listing] = {}
 _FOLLOWS_MAX = 8192  # entries; a search's rollouts meet the same hands again and again
 
 
 def follow_options(st: TrickState) -> list[tuple[int, ...]]:
-    """A varied set of legal follows: everything when few, else cheap / strong / point picks.
+    """A varied set of legal follows: everything when few, else cheap / strong / point picks."""
+    return follow_listing(st)[0]
 
-    Follows to a lead of several cards are remembered per context and lead, by the cards of the
-    led suit (in hand order) or, short of the suit, by the whole hand: the search's rollouts
-    and its inference ask for the same ones many times. The list is the same, in the same
-    order, as working it out again."""
+
+def follow_listing(st: TrickState) -> tuple[list[tuple[int, ...]], Sequence[Fact] | None]:
+    """:func:`follow_options`, and for a lead of several cards what :func:`score_follows` reads of
+    each option alone (its facts, in the options' order; None when not worked out here).
+
+    Follows to a lead of several cards are remembered with their facts per context and lead, by
+    the cards of the led suit (in hand order) or, short of the suit, by the whole hand (all that
+    the options and their facts read): the search's rollouts and its inference ask for the same
+    ones many times. The list is the same, in the same order, as working it out again."""
     lead = st.plays[0]
     ctx = st.ctx
     eff = ctx.eff
@@ -152,25 +160,26 @@ def follow_options(st: TrickState) -> list[tuple[int, ...]]:
     suit = [c for c in hand if eff[c] == e]
     if n == 1:
         if len(suit) > 1:
-            return [(c,) for c in set(suit)]
+            return [(c,) for c in set(suit)], None
         if suit:
-            return [tuple(suit)]
+            return [tuple(suit)], None
         # void: every card kind of the rest once, in card order (as all_submultisets lists them)
         out: set[tuple[int, ...]] = set()
         out.update((c,) for c in sorted(set(hand)))
-        return list(out)
+        return list(out), None
     short = len(suit) <= n
     key = (ctx, tuple(lead), short, tuple(hand) if short else tuple(suit))
     got = _FOLLOWS.get(key)
     if got is not None:
-        return list(got)
-    options = _follows(lead, hand, suit, st.comps or decompose(lead, ctx), ctx)
+        return list(got[0]), got[1]
+    comps = st.comps or decompose(lead, ctx)
+    options = _follows(lead, hand, suit, comps, ctx)
     if options is not None:
         if len(_FOLLOWS) >= _FOLLOWS_MAX:
             _FOLLOWS.clear()
-        _FOLLOWS[key] = tuple(options)
-        return options
-    return _large_follows(lead, list(hand), suit, st.comps or decompose(lead, ctx), ctx)
+        facts = _FOLLOWS[key] = (tuple(options), _follow_facts(options, hand, lead, comps, ctx))
+        return options, facts[1]
+    return _large_follows(lead, list(hand), suit, comps, ctx), None
 
 
 def _follows(
@@ -271,14 +280,52 @@ def structured_pick(cards: Sequence[int], comps: Sequence[Combo], ctx: TrumpCont
 
 
 def choose_follow(st: TrickState, threats: Threats, options: Sequence[tuple[int, ...]] | None = None) -> tuple[int, ...]:
-    opts = options if options is not None else follow_options(st)
-    if len(opts) == 1:
-        return opts[0]
-    return max(score_follows(st, threats, opts))[1]
+    facts: Sequence[Fact] | None = None
+    if options is None:
+        options, facts = follow_listing(st)
+    if len(options) == 1:
+        return options[0]
+    return max(score_follows(st, threats, options, facts))[1]
 
 
-def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ...]]) -> list[tuple[float, tuple[int, ...]]]:
-    """Each option scored by the expected point swing for our side, minus the cards' value."""
+def _follow_facts(
+    opts: Sequence[tuple[int, ...]], hand: Sequence[int], lead: Sequence[int], comps: Sequence[Combo], ctx: TrumpContext
+) -> list[Fact]:
+    """Per option (to a lead of several cards): its points, :func:`cost` and :func:`play_rank`,
+    worked out inline (cost's sums are of whole numbers: the same values in any order)."""
+    eff, order = ctx.eff, ctx.order
+    tab = _STRENGTHS.get(ctx) or strengths(ctx)
+    suit = eff[lead[0]]
+    have = kind_counts(hand)
+    out: list[Fact] = []
+    if len(lead) == 2 and comps[0].k == 2:  # a pair led: only a pair can win
+        for a, b in opts:
+            if a == b:
+                ea = eff[a]
+                rank = (0, order[a]) if ea == suit else ((1, order[a]) if ea == TRUMP else None)
+                out.append((POINTS[a] * 2, LAMBDA * (tab[a] * 2), rank))
+            else:
+                total = tab[a] + tab[b]
+                if have[a] >= 2:
+                    total += 10 if eff[a] == TRUMP else 6
+                if have[b] >= 2:
+                    total += 10 if eff[b] == TRUMP else 6
+                out.append((POINTS[a] + POINTS[b], LAMBDA * total, None))
+        return out
+    for p in opts:
+        total = sum(map(tab.__getitem__, p))
+        for c in p:
+            if have[c] >= 2 and p.count(c) == 1:  # breaking a pair (worse for trump pairs)
+                total += 10 if eff[c] == TRUMP else 6
+        out.append((sum(map(POINTS.__getitem__, p)), LAMBDA * total, play_rank(p, lead, comps, ctx)))
+    return out
+
+
+def score_follows(
+    st: TrickState, threats: Threats, opts: Sequence[tuple[int, ...]], facts: Sequence[Fact] | None = None
+) -> list[tuple[float, tuple[int, ...]]]:
+    """Each option scored by the expected point swing for our side, minus the cards' value
+    (``facts``: the options' own, from :func:`follow_listing`, when the lead has several cards)."""
     ctx = st.ctx
     plays = st.plays
     lead = plays[0]
@@ -330,43 +377,22 @@ def score_follows(st: TrickState, threats: Threats, opts: Sequence[tuple[int, ..
     scored: list[tuple[float, tuple[int, ...]]] = []
     # survival() of a winning play asks the same of the same foes for the same (tier, top): a
     # winning play's rank is exactly its winning_shape(), so the answer is kept per rank
-    beaten: dict[tuple[int, int], float] = {}
+    beaten: dict[Rank, float] = {}
     single = n == 1
-    pair_led = n == 2 and k == 2
     held = st.hand.count  # a single: how many of the card the hand holds (one C-level scan)
-    have = None if single else kind_counts(st.hand)
-    for p in opts:
+    if not single and facts is None:
+        facts = _follow_facts(opts, st.hand, lead, comps, ctx)
+    for i, p in enumerate(opts):
         if single:  # cost(), points() and play_rank() of one card, inline (the same arithmetic)
             c = p[0]
             pts = table + POINTS[c]
             given_up = LAMBDA * (((10 if eff[c] == TRUMP else 6) + 0.0 if held(c) >= 2 else 0.0) + tab[c])
             ec = eff[c]
-            rank: tuple[int, int] | None = (0, order[c]) if ec == suit else ((1, order[c]) if ec == TRUMP else None)
-        elif pair_led:  # the same for two cards after a pair (cost's sum is of whole numbers: exact in any order)
-            assert have is not None
-            a, b = p
-            pts = table + POINTS[a] + POINTS[b]
-            if a == b:
-                given_up = LAMBDA * (tab[a] * 2)
-                ea = eff[a]
-                rank = (0, order[a]) if ea == suit else ((1, order[a]) if ea == TRUMP else None)
-            else:
-                total = tab[a] + tab[b]
-                if have[a] >= 2:
-                    total += 10 if eff[a] == TRUMP else 6
-                if have[b] >= 2:
-                    total += 10 if eff[b] == TRUMP else 6
-                given_up = LAMBDA * total
-                rank = None  # only a pair can win after a pair
-        else:  # cost() inline (a whole-number sum: the same value)
-            assert have is not None
-            pts = table + sum(map(POINTS.__getitem__, p))
-            total = sum(map(tab.__getitem__, p))
-            for c in p:
-                if have[c] >= 2 and p.count(c) == 1:  # breaking a pair (worse for trump pairs)
-                    total += 10 if eff[c] == TRUMP else 6
-            given_up = LAMBDA * total
-            rank = play_rank(p, lead, comps, ctx)
+            rank: Rank | None = (0, order[c]) if ec == suit else ((1, order[c]) if ec == TRUMP else None)
+        else:
+            assert facts is not None
+            pts, given_up, rank = facts[i]
+            pts += table
         if rank is not None and rank > best_rank:  # p would win the trick so far
             if not foes_later:
                 p_win = 1.0
