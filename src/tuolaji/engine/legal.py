@@ -211,24 +211,21 @@ def lead_combos(hand: Sequence[int], ctx: TrumpContext, *, singles: bool = True)
 def _chain_avail(counts: dict[int, int], ctx: TrumpContext) -> list[tuple[int, dict[int, list[int]]]]:
     """Per tuple size k that can chain, the kinds holding k copies by chain position (sorted), as
     :func:`lead_combos` walks them; only positions next to another (a position alone starts and
-    ends no chain)."""
+    ends no chain). Read only: a list may serve two sizes."""
     found: list[tuple[int, dict[int, list[int]]]] = []
     if sum(counts.values()) - len(counts) < 2:  # not two kinds holding two copies: no chain (most hands late in a round)
         return found
-    held = []
-    for c, n in counts.items():  # in the counts' order (a loop: no comprehension's call)
-        if n >= 2:
-            held.append(c)
     pos = ctx.pos
-    k = 2
-    while len(held) >= 2:  # a chain needs two kinds holding k copies
-        avail: dict[int, list[int]] = {}
-        for c in held:
-            p = pos[c]
-            if p in avail:
-                avail[p].append(c)
+    avail: dict[int, list[int]] = {}  # the kinds holding two copies or more, by position, in the counts' order
+    for c, n in counts.items():  # a loop: no comprehension's call
+        if n >= 2:
+            got = avail.get(pos[c])
+            if got is None:
+                avail[pos[c]] = [c]
             else:
-                avail[p] = [c]
+                got.append(c)
+    k = 2
+    while True:
         linked: dict[int, list[int]] = {}
         for p, cards in avail.items():
             if p + 1 in avail or p - 1 in avail:
@@ -236,11 +233,19 @@ def _chain_avail(counts: dict[int, int], ctx: TrumpContext) -> list[tuple[int, d
                 if len(cards) > 1:
                     cards.sort()
         if not linked:  # no two positions touch: fewer kinds hold more copies, none touch then either
-            break
+            return found
         found.append((k, linked))
         k += 1
-        held = [c for c in held if counts[c] >= k]
-    return found
+        # a position linked at k copies is linked at k - 1: only those are looked at again
+        avail = {}
+        for p, cards in linked.items():
+            if len(cards) == 1:  # most positions hold one kind (several: off-suit level cards in trump)
+                if counts[cards[0]] >= k:
+                    avail[p] = cards
+            else:
+                more = [c for c in cards if counts[c] >= k]  # a sorted list's order kept
+                if more:
+                    avail[p] = more
 
 
 def _chain_leads(counts: dict[int, int], ctx: TrumpContext) -> list[tuple[int, ...]]:
