@@ -507,6 +507,38 @@ def test_a_random_lead_is_the_choice_among_every_lead(decks: int) -> None:
     assert chained > 20  # tractors were drawn too
 
 
+def test_the_single_combination_leads_are_those_decompose_reads_as_one_combination() -> None:
+    """``lead_combos`` (and so the random lead's tractor walk) against an independent oracle:
+    every sub-multiset of each suit of the hand that decomposes into one combination, once."""
+    from itertools import product
+
+    from tuolaji.combos import decompose
+    from tuolaji.engine.legal import lead_combos
+    from tuolaji.trump import TrumpContext
+
+    rng = random.Random(7)
+    chained = 0
+    for _ in range(300):
+        decks = rng.choice((2, 3, 4))
+        ctx = TrumpContext(rng.randint(2, 14), rng.choice([None, 0, 1, 2, 3]), decks)
+        deck = new_deck(decks)
+        rng.shuffle(deck)
+        e = ctx.eff[deck[0]]
+        hand = [c for c in deck if ctx.eff[c] == e][: rng.randint(1, 12)] + [c for c in deck if ctx.eff[c] != e][:5]
+        listed = [tuple(sorted(lead)) for lead in lead_combos(hand, ctx)]
+        assert len(listed) == len(set(listed))
+        want = set()
+        for suit in {ctx.eff[c] for c in hand}:
+            items = sorted(Counter(c for c in hand if ctx.eff[c] == suit).items())
+            for copies in product(*[range(n + 1) for _, n in items]):
+                sub = tuple(sorted(c for (c, _), k in zip(items, copies, strict=True) for _ in range(k)))
+                if sub and len(decompose(sub, ctx)) == 1:
+                    want.add(sub)
+        assert set(listed) == want
+        chained += any(len(set(lead)) > 1 for lead in listed)
+    assert chained > 20  # tractors were among them
+
+
 def test_submultisets_built_at_once_come_in_the_lazy_order() -> None:
     from tuolaji.engine.legal import _all_submultisets, _lazy_submultisets, count_submultisets
 
