@@ -184,6 +184,16 @@ class _Suits:
                 got.append(c)
 
 
+class SuitCounts(Counter[int]):
+    """A seat's card kinds of one effective suit and their copies, as :meth:`Round.suit_counts`
+    keeps them (never a zero count): a ``Counter`` made and emptied by ``dict``'s own C methods,
+    where ``Counter``'s ``__init__`` and ``__delitem__`` are Python code (a rollout's copy of the
+    round makes every seat's again, and its plays empty them). Read only."""
+
+    __init__ = dict.__init__
+    __delitem__ = dict.__delitem__  # type: ignore[assignment]  # only kinds held are deleted
+
+
 _tuple_new: Any = tuple.__new__  # the events made per card and trick, as events.dealt() etc. make them
 _NO_CARDS: list[int] = []  # a suit a hand does not hold (never changed)
 _DECLARING_KINDS = {level: frozenset(declaring_kinds(LevelRank(level))) for level in range(2, 16)}
@@ -398,11 +408,10 @@ class Round:
             eff = self.ctx.eff
             got = cache[seat] = {}
             for c in self.hands[seat]:
-                e = eff[c]
-                if e in got:
-                    got[e][c] += 1
-                else:
-                    got[e] = Counter((c,))
+                counts = got.get(eff[c])
+                if counts is None:
+                    counts = got[eff[c]] = SuitCounts()
+                counts[c] = counts.get(c, 0) + 1
         return got
 
     def suit_cards(self, seat: int, suit: int) -> list[int]:
