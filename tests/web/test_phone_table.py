@@ -3,9 +3,12 @@ most two lines, a seat's level stays beside its name, and the hand keeps to one 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 pytest.importorskip("starlette")
@@ -18,6 +21,7 @@ from test_table_feel import _bots_until, _state_for  # noqa: E402
 from tuolaji.engine.round import Phase  # noqa: E402
 from tuolaji.server.testing import LiveServer  # noqa: E402
 
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "match_seed157.json"  # a whole match, for the replay
 RULES: dict[str, dict[str, Any]] = {
     "classic": {"preset": "classic"},
     "friend5": {"preset": "bianfeng-friend", "players": 5, "decks": 2},
@@ -157,4 +161,36 @@ def test_the_attackers_cards_wrap_inside_the_side_panel(srv: LiveServer, browser
         assert not page.errors
     finally:
         ctx.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_a_replay_leaves_the_felt_its_room_on_a_phone_held_sideways(srv: LiveServer, browser: Any) -> None:
+    """At 640x360 the replay's header and step buttons took three rows and left the felt 112 px:
+    sideways the four buttons share one row with the step's words, and the felt keeps its room."""
+    token = "replay-sideways"
+    record = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    code = httpx.post(srv.url + "/api/import", json=record, headers={"X-Tuolaji-Token": token}, timeout=60).json()["code"]
+    problems = []
+    for locale in ("en-US", "zh-CN"):
+        ctx = browser.new_context(viewport={"width": 640, "height": 360}, locale=locale, reduced_motion="reduce")
+        try:
+            page = ctx.new_page()
+            page.goto(srv.url + f"/replay/{code}")
+            page.locator("#rp-next").wait_for()
+            for _ in range(12):
+                page.locator("#rp-next-trick").click()
+            page.locator(".replay-table #trick .play").first.wait_for()
+            for w, h in [(640, 360), (568, 320), (844, 390)]:
+                page.set_viewport_size({"width": w, "height": h})
+                page.wait_for_timeout(100)
+                got = page.evaluate("""() => ({
+                  rows: new Set([...document.querySelectorAll('.replay-controls button')]
+                    .map((b) => Math.round(b.getBoundingClientRect().top))).size,
+                  felt: document.querySelector('.replay-table .felt').getBoundingClientRect().height })""")
+                if got["rows"] > 1:
+                    problems.append(f"{locale} {w}x{h}: the replay's buttons take {got['rows']} rows")
+                if got["felt"] < 0.4 * h:
+                    problems.append(f"{locale} {w}x{h}: the felt has {got['felt']:.0f} px of {h}")
+        finally:
+            ctx.close()
     assert not problems, "\n".join(problems)

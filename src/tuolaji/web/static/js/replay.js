@@ -95,7 +95,7 @@ export class ReplayPage {
     const frame = frames[this.i];
     const label = frame ? this.describe(frame.label, names) : "";
     r.appendChild(h("header", { class: "topbar" },
-      h("a", { class: "home", href: link("/"), onclick: follow("/") }, "← ", t("home")),
+      h("a", { class: "home", href: link("/"), onclick: follow("/"), "aria-label": t("home"), title: t("home") }, "← ", h("span", { class: "long" }, t("home"))),
       h("strong", {}, t("replay_title", { code: this.code })),
       h("label", {}, t("replay_round"), " ", roundSel), h("label", {}, t("replay_seat"), " ", seatSel),
       langButton(() => this.render())));
