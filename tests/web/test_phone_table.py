@@ -194,3 +194,32 @@ def test_a_replay_leaves_the_felt_its_room_on_a_phone_held_sideways(srv: LiveSer
         finally:
             ctx.close()
     assert not problems, "\n".join(problems)
+
+
+def test_the_dealers_hand_keeps_to_one_row_on_a_desktop(srv: LiveServer, browser: Any) -> None:
+    """The dealer's 33 cards while burying wrapped to a second row of two cards at 1366x768: the hand
+    keeps to one row at every size but an upright phone's, each card still showing its rank."""
+    match = _bots_until(RULES["classic"], lambda m: m.round.phase == Phase.BURY)
+    dealer = match.round.turn
+    assert dealer is not None
+    state = _state_for(match, dealer)
+    assert len(state["view"]["hand"]) == 33
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="zh-CN", reduced_motion="reduce")
+    try:
+        page = fake_table(srv, ctx, state, lang="zh")
+        page.add_style_tag(url=srv.url + "/static/style.css")
+        problems = []
+        for w, h in [(1024, 600), (1280, 800), (1366, 768), (1920, 1080), (2560, 1440), (640, 360), (844, 390)]:
+            page.set_viewport_size({"width": w, "height": h})
+            page.wait_for_timeout(100)
+            cards = page.evaluate(BOXES)["cards"]
+            rows = {round(c["y"]) for c in cards}
+            strips = [b["x"] - a["x"] for a, b in zip(cards, cards[1:], strict=False)]
+            if len(rows) > 1:
+                problems.append(f"{w}x{h}: the hand takes {len(rows)} rows")
+            elif min(strips) < 0.3 * cards[0]["w"] or cards[-1]["r"] > w:
+                problems.append(f"{w}x{h}: strips of {min(strips):.0f} px, the last card's right edge at {cards[-1]['r']:.0f}")
+        assert not page.errors
+    finally:
+        ctx.close()
+    assert not problems, "\n".join(problems)

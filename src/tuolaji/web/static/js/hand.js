@@ -59,7 +59,7 @@ export function renderHand(page) {
     }, cardEl(c, { label: false }));
     el.appendChild(item);
   });
-  // a phone held sideways fits the hand in one row by overlapping its cards more (style.css)
+  // the hand fits one row by overlapping its cards more (style.css)
   handEl.style.setProperty("--hand-cards", String(v.hand.length));
   handEl.style.setProperty("--hand-groups", String(el.querySelectorAll(".group-start").length));
   if (!swap(handEl, el)) return;
