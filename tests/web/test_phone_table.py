@@ -223,3 +223,31 @@ def test_the_dealers_hand_keeps_to_one_row_on_a_desktop(srv: LiveServer, browser
     finally:
         ctx.close()
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("players", [4, 8])
+def test_the_lobby_start_button_is_in_sight(srv: LiveServer, browser: Any, players: int) -> None:
+    """A room's lobby on a phone held sideways (and eight seats upright) ran past the dialog's foot:
+    the host had to scroll the dialog to find Start. It stays at the foot, over the seats."""
+    rules: Any = "classic" if players == 4 else {"preset": "bianfeng-friend", "players": 8, "decks": 4}
+    token = f"lobby-{players}"
+    body = {"seat": 0, "start": False, "speed": "instant", "difficulty": "easy", "rules": rules}
+    code = httpx.post(srv.url + "/api/games", json=body, headers={"X-Tuolaji-Token": token}, timeout=30).json()["code"]
+    ctx = browser.new_context(viewport={"width": 640, "height": 360}, locale="en-US", reduced_motion="reduce")
+    problems = []
+    try:
+        ctx.add_init_script(f"localStorage.setItem('tuolaji.token', '{token}')")
+        page = ctx.new_page()
+        page.goto(srv.url + f"/r/{code}")
+        page.locator("#lobby #btn-start").wait_for()
+        for w, h in [(640, 360), (568, 320), (844, 390), (360, 640)]:
+            page.set_viewport_size({"width": w, "height": h})
+            page.wait_for_timeout(100)
+            r = page.locator("#btn-start").bounding_box()
+            hit = page.evaluate("""() => { const r = document.querySelector('#btn-start').getBoundingClientRect();
+              return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.id; }""")
+            if r is None or r["y"] < 0 or r["y"] + r["height"] > h or hit != "btn-start":
+                problems.append(f"{w}x{h}: Start is not in sight ({r}, {hit!r} at its middle)")
+    finally:
+        ctx.close()
+    assert not problems, "\n".join(problems)

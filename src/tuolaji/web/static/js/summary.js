@@ -39,7 +39,9 @@ export function lobbyDialog(page) {
       h("button", { type: "button", class: "small", onclick: () => { navigator.clipboard && navigator.clipboard.writeText(share); toast(t("copied")); } }, t("copy"))) : null,
     h("p", { class: "muted" }, t("take_seat")),
     h("ul", { class: "lobby-seats" }, ...seats),
-    st.you.host ? h("button", { type: "button", id: "btn-start", class: "primary big", onclick: () => page.send({ type: "start" }) }, t("start")) : h("p", {}, t("waiting_host")));
+    // at the dialog's foot, in sight while the seats scroll (a phone, eight seats)
+    h("div", { class: "dialog-actions" },
+      st.you.host ? h("button", { type: "button", id: "btn-start", class: "primary big", onclick: () => page.send({ type: "start" }) }, t("start")) : h("p", {}, t("waiting_host"))));
 }
 
 /**
