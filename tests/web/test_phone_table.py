@@ -251,3 +251,23 @@ def test_the_lobby_start_button_is_in_sight(srv: LiveServer, browser: Any, playe
     finally:
         ctx.close()
     assert not problems, "\n".join(problems)
+
+
+def test_a_desktop_top_bar_keeps_its_words(srv: LiveServer, browser: Any) -> None:
+    """Off a phone the top bar says Home, Settings and Attackers' points in full, ⚙ apart from its
+    word (a flex box dropped the space between them: "⚙Settings")."""
+    state = _host_state(RULES["classic"])
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US", reduced_motion="reduce")
+    try:
+        page = fake_table(srv, ctx, state, lang="en")
+        page.add_style_tag(url=srv.url + "/static/style.css")
+        page.locator("#settings summary").wait_for()
+        words = [page.locator(sel).inner_text().strip() for sel in (".topbar .home", "#points")]
+        gap = page.evaluate("""() => { const s = document.querySelector('#settings summary');
+          const r = document.createRange(); r.selectNodeContents(s.firstChild);
+          return s.querySelector('.long').getBoundingClientRect().left - r.getBoundingClientRect().right; }""")
+        label = page.locator("#settings summary .long").inner_text()
+    finally:
+        ctx.close()
+    assert words == ["← Home", "Attackers' points 0"]
+    assert label == "Settings" and gap >= 3, (label, gap)

@@ -415,7 +415,7 @@ export class TablePage {
       const df = h("select", { id: "difficulty-select", "aria-label": t("difficulty") }, ...["easy", "normal", "hard", "expert"].map((s) => h("option", { value: s, selected: st.room.settings.difficulty === s }, t(s))));
       df.addEventListener("change", () => this.send({ type: "settings", difficulty: df.value }));
       const open = this.settingsOpen ? { open: true } : {};
-      const box = h("details", Object.assign({ class: "settings", id: "settings" }, open), h("summary", { "aria-label": t("settings"), title: t("settings") }, "⚙", h("span", { class: "long" }, " ", t("settings"))),
+      const box = h("details", Object.assign({ class: "settings", id: "settings" }, open), h("summary", { "aria-label": t("settings"), title: t("settings") }, "⚙", h("span", { class: "long" }, t("settings"))),
         h("div", { class: "settings-panel" }, h("label", {}, t("speed"), " ", sp), h("label", {}, t("timer"), " ", tm), h("label", {}, t("difficulty"), " ", df)));
       box.addEventListener("toggle", () => { this.settingsOpen = box.open; });
       controls.append(box);
