@@ -24,7 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "web"))  # the page-driving helpers of the browser tests
 
-SIZES = "360x640,800x600,1366x768,1920x1080"
+SIZES = "360x640,640x360,800x600,1366x768,1920x1080"  # 640x360: a phone held sideways
 CHROMIUM = os.environ.get("TUOLAJI_CHROMIUM", "/usr/bin/chromium")
 
 
