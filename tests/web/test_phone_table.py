@@ -271,3 +271,27 @@ def test_a_desktop_top_bar_keeps_its_words(srv: LiveServer, browser: Any) -> Non
         ctx.close()
     assert words == ["← Home", "Attackers' points 0"]
     assert label == "Settings" and gap >= 3, (label, gap)
+
+
+@pytest.mark.parametrize("players", [7, 8])
+def test_seven_and_eight_seats_fit_the_narrowest_phone(srv: LiveServer, browser: Any, players: int) -> None:
+    """At 320x568 the English corner labels of an eight-seat table took all but 55 px of the felt's
+    width and the seats above and below the trick covered them: in small type three fit a row."""
+    state = _host_state(RULES["friend8"] if players == 8 else {"preset": "bianfeng-friend", "players": 7, "decks": 3})
+    plays = [{"seat": s, "cards": ["SHCD"[s % 4] + "9"]} for s in range(1, players)]
+    state["view"]["trick"] = {"leader": 1, "plays": plays, "attempted": None}
+    ctx = browser.new_context(viewport={"width": 320, "height": 568}, locale="en-US", reduced_motion="reduce")
+    try:
+        page = fake_table(srv, ctx, state, lang="en")
+        page.add_style_tag(url=srv.url + "/static/style.css")
+        page.locator("#trick .play").first.wait_for()
+        problems = []
+        for lang in ("en", "zh"):
+            page.evaluate(SWITCH_LANGUAGE, [lang, state])
+            page.wait_for_timeout(100)
+            for size in [(320, 568), (360, 640)]:
+                problems += [f"{lang} {p}" for p in layout_problems(page, size)]
+        assert not page.errors
+    finally:
+        ctx.close()
+    assert not problems, "\n".join(problems)
