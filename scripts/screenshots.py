@@ -28,8 +28,7 @@ SIZES = "360x640,640x360,800x600,1366x768,1920x1080"  # 640x360: a phone held si
 CHROMIUM = os.environ.get("TUOLAJI_CHROMIUM", "/usr/bin/chromium")
 
 
-def table_shots(browser: Any, url: str, lang: str, seed: int, shoot: Callable[[Any, str], None],
-                rules: Any = None) -> None:
+def table_shots(browser: Any, url: str, lang: str, seed: int, shoot: Callable[[Any, str], None], rules: Any = None) -> None:
     """One language: the start page, a trick in play (before and after a selection), the summary."""
     import httpx
     from table_page import act, my_turn, phase, play_until, wait_js
@@ -37,8 +36,7 @@ def table_shots(browser: Any, url: str, lang: str, seed: int, shoot: Callable[[A
     ctx = browser.new_context(locale="zh-CN" if lang == "zh" else "en-US", viewport={"width": 1366, "height": 768})
     ctx.set_default_timeout(30_000)
     token = f"screenshots-{lang}"
-    ctx.add_init_script(f"localStorage.setItem('tuolaji.token', '{token}'); "
-                        f"localStorage.setItem('tuolaji.lang', '{lang}')")
+    ctx.add_init_script(f"localStorage.setItem('tuolaji.token', '{token}'); localStorage.setItem('tuolaji.lang', '{lang}')")
     page = ctx.new_page()
     page.goto(url + "/")
     page.locator("#btn-new-game").wait_for()
@@ -50,9 +48,15 @@ def table_shots(browser: Any, url: str, lang: str, seed: int, shoot: Callable[[A
     page.goto(url + f"/r/{code}")
     page.locator("#hand .hand-card").first.wait_for()
     # a trick in play: my turn with the three others' cards on the table, after a few tricks
-    play_until([page], lambda: phase(page) == "play" and my_turn(page)
-               and page.locator("#trick:not(.finished) .play").count() == 3
-               and page.locator("#hand .hand-card").count() <= 20)
+    play_until(
+        [page],
+        lambda: (
+            phase(page) == "play"
+            and my_turn(page)
+            and page.locator("#trick:not(.finished) .play").count() == 3
+            and page.locator("#hand .hand-card").count() <= 20
+        ),
+    )
     shoot(page, f"{lang}-trick")
     page.locator("#btn-hint").click()
     page.locator("#hand .hand-card.selected").first.wait_for()
@@ -71,8 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", default=SIZES, help=f"WIDTHxHEIGHT,... (default {SIZES})")
     ap.add_argument("--langs", default="zh,en")
     ap.add_argument("--seed", type=int, default=11, help="the deal (the same table every run)")
-    ap.add_argument("--rules", type=json.loads, default=None,
-                    help="rules of the table as JSON: a preset name in quotes or a settings object")
+    ap.add_argument(
+        "--rules", type=json.loads, default=None, help="rules of the table as JSON: a preset name in quotes or a settings object"
+    )
     args = ap.parse_args(argv)
     sizes = [tuple(int(x) for x in s.split("x")) for s in args.sizes.split(",")]
 
@@ -91,8 +96,11 @@ def main(argv: list[str] | None = None) -> int:
             page.screenshot(path=str(path))
             shots.append(path)
 
-    with tempfile.TemporaryDirectory() as tmp, LiveServer(Path(tmp) / "g.sqlite3", allow_seed=True) as srv, \
-            sync_playwright() as pw:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        LiveServer(Path(tmp) / "g.sqlite3", allow_seed=True) as srv,
+        sync_playwright() as pw,
+    ):
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
         for lang in args.langs.split(","):
             table_shots(browser, srv.url, lang, args.seed, shoot, args.rules)

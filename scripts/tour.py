@@ -32,8 +32,9 @@ GOLDEN = ROOT / "tests" / "golden" / "match_seed157.json"  # a whole match, for 
 
 def _context(browser: Any, lang: str, size: tuple[int, int], token: str) -> Any:
     w, h = size
-    ctx = browser.new_context(locale="zh-CN" if lang == "zh" else "en-US", viewport={"width": w, "height": h},
-                              reduced_motion="reduce")
+    ctx = browser.new_context(
+        locale="zh-CN" if lang == "zh" else "en-US", viewport={"width": w, "height": h}, reduced_motion="reduce"
+    )
     ctx.set_default_timeout(60_000)
     ctx.add_init_script(f"localStorage.setItem('tuolaji.token', '{token}'); localStorage.setItem('tuolaji.lang', '{lang}')")
     return ctx
@@ -65,8 +66,14 @@ def _dealer_seed(browser: Any, url: str, lang: str, size: tuple[int, int], shoot
     token = f"tour-{lang}-{seed}"
     ctx = _context(browser, lang, size, token)
     page = ctx.new_page()
-    body = {"seed": seed, "seat": 0, "speed": "slow", "difficulty": "easy", "rules": "bianfeng-friend",
-            "name": "小明" if lang == "zh" else "Sam"}
+    body = {
+        "seed": seed,
+        "seat": 0,
+        "speed": "slow",
+        "difficulty": "easy",
+        "rules": "bianfeng-friend",
+        "name": "小明" if lang == "zh" else "Sam",
+    }
     code = httpx.post(url + "/api/games", json=body, headers={"X-Tuolaji-Token": token}).json()["code"]
     page.goto(url + f"/r/{code}")
     try:
@@ -90,8 +97,15 @@ def _dealer_seed(browser: Any, url: str, lang: str, size: tuple[int, int], shoot
     page.wait_for_function("() => document.querySelector('.table-page').dataset.phase === 'call_friend'")
     shoot(page, "call-friend")
     page.locator("#btn-call-friend:not([disabled])").click()
-    _until(page, lambda: phase(page) == "play" and my_turn(page)
-           and page.locator("#trick:not(.finished) .play").count() == 0 and page.locator("#hand .hand-card").count() <= 22)
+    _until(
+        page,
+        lambda: (
+            phase(page) == "play"
+            and my_turn(page)
+            and page.locator("#trick:not(.finished) .play").count() == 0
+            and page.locator("#hand .hand-card").count() <= 22
+        ),
+    )
     page.click("#prefs summary")
     shoot(page, "prefs")
     page.click("#prefs summary")
@@ -175,13 +189,23 @@ def seats_tour(browser: Any, url: str, lang: str, size: tuple[int, int], shoot: 
         token = f"tour-seats{players}-{lang}"
         ctx = _context(browser, lang, size, token)
         page = ctx.new_page()
-        body = {"seed": 3, "seat": 0, "speed": "instant", "difficulty": "easy",
-                "rules": {"preset": "bianfeng-friend", "players": players, "decks": decks}}
+        body = {
+            "seed": 3,
+            "seat": 0,
+            "speed": "instant",
+            "difficulty": "easy",
+            "rules": {"preset": "bianfeng-friend", "players": players, "decks": decks},
+        }
         code = httpx.post(url + "/api/games", json=body, headers={"X-Tuolaji-Token": token}).json()["code"]
         page.goto(url + f"/r/{code}")
         page.locator("#hand .hand-card").first.wait_for()
-        _until(page, lambda: phase(page) == "play" and my_turn(page)
-               and page.locator("#trick:not(.finished) .play").count() == players - 1, timeout=400)  # noqa: B023
+        _until(
+            page,
+            lambda page=page, players=players: (  # this loop's page and seat count, bound now
+                phase(page) == "play" and my_turn(page) and page.locator("#trick:not(.finished) .play").count() == players - 1
+            ),
+            timeout=400,
+        )
         page.locator("#btn-hint").click()
         page.locator("#hand .hand-card.selected").first.wait_for()
         shoot(page, f"seats{players}-follow")
@@ -278,10 +302,20 @@ def main(argv: list[str] | None = None) -> int:
         page.screenshot(path=str(path))
         print(path, flush=True)
 
-    parts = {"start": start_tour, "dealer": dealer_tour, "throw": throw_tour, "reconnect": reconnect_tour, "lan": lan_tour,
-             "match": match_tour, "seats": seats_tour}
-    with tempfile.TemporaryDirectory() as tmp, LiveServer(Path(tmp) / "g.sqlite3", allow_seed=True) as srv, \
-            sync_playwright() as pw:
+    parts = {
+        "start": start_tour,
+        "dealer": dealer_tour,
+        "throw": throw_tour,
+        "reconnect": reconnect_tour,
+        "lan": lan_tour,
+        "match": match_tour,
+        "seats": seats_tour,
+    }
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        LiveServer(Path(tmp) / "g.sqlite3", allow_seed=True) as srv,
+        sync_playwright() as pw,
+    ):
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
         for name in args.only.split(","):
             parts[name](browser, srv.url, args.lang, (w, h), shoot)
