@@ -8,6 +8,7 @@
     python benchmarks/bench_bots.py inference [--deals 12] [--pool 4] [--window 6]   # one core
     python benchmarks/bench_bots.py table   [--deals 2000] [--search-deals 500] [--only NAME ...] [--batch 10]
     python benchmarks/bench_bots.py summary LOG [LOG ...]   # the figures of a --deal-log so far
+    python benchmarks/bench_bots.py summary LOG --prior deals=N,gain=G,lo=L,hi=H,won=W   # pooled with lost deals
 
 ``table`` plays the fixed ladder (random, easy, normal, heuristic, expert, oracle: each
 against the one below) and the expert's ablations (the expert against itself with one part
@@ -27,6 +28,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import random
 import sys
 import time
@@ -416,6 +418,29 @@ def summarize(paths: list[str]) -> list[dict[str, Any]]:
     return out
 
 
+def pool_prior(s: dict[str, Any], prior: str) -> dict[str, Any]:
+    """``s`` (a :func:`summarize` figure) pooled with deals known only by their published figures
+    (``deals=N,gain=G,lo=L,hi=H,won=W``: a log lost with its machine, docs/bots.md). The mean and
+    the variance of the per-deal gains come back exactly from N, G and the normal 95 % interval
+    (the interval is 1.96 standard errors each side), up to the figures' rounding; the pooled
+    variance adds each part's spread about the pooled mean."""
+    p = {k: float(v) for k, v in (item.split("=") for item in prior.split(","))}
+    parts = [(p["deals"], p["gain"], (p["hi"] - p["lo"]) / 2 / 1.96 * math.sqrt(p["deals"]))]
+    n, mean = s["deals"], s["a_level_gain_per_deal"]
+    parts.append((n, mean, (s["ci95"][1] - s["ci95"][0]) / 2 / 1.96 * math.sqrt(n)))
+    total = sum(k for k, _, _ in parts)
+    m = sum(k * g for k, g, _ in parts) / total
+    var = sum((k - 1) * sd * sd + k * (g - m) ** 2 for k, g, sd in parts) / (total - 1)
+    half = 1.96 * math.sqrt(var / total)
+    won = (p["deals"] * p["won"] + n * s["a_deal_win_rate"]) / total
+    return {
+        "deals": int(total),
+        "a_level_gain_per_deal": round(m, 4),
+        "ci95": [round(m - half, 4), round(m + half, 4)],
+        "a_deal_win_rate": round(won, 4),
+    }
+
+
 def summary(args: argparse.Namespace) -> bool:
     for s in summarize(args.logs):
         print(json.dumps(s))
@@ -425,13 +450,22 @@ def summary(args: argparse.Namespace) -> bool:
             f"{s['a_deal_win_rate']:.1%} of deals won, kitty captured attacking {s['a_kitty_captures']} / "
             f"{s['b_kitty_captures']}"
         )
+        if args.prior:
+            pooled = pool_prior(s, args.prior)
+            print(json.dumps({"pooled_with_prior": args.prior, **pooled}))
+            print(
+                f"with {args.prior}: {pooled['deals']} deals: {pooled['a_level_gain_per_deal']:+.3f} levels/deal "
+                f"[{pooled['ci95'][0]:+.3f}, {pooled['ci95'][1]:+.3f}], {pooled['a_deal_win_rate']:.1%} of deals won"
+            )
     return True
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
-    sub.add_parser("summary").add_argument("logs", nargs="+", help="--deal-log files")
+    sm = sub.add_parser("summary")
+    sm.add_argument("logs", nargs="+", help="--deal-log files")
+    sm.add_argument("--prior", help="deals known by their figures only, pooled in: deals=N,gain=G,lo=L,hi=H,won=W")
     for name in ("ladder", "latency", "illegal", "budget", "rollouts", "table", "inference"):
         s = sub.add_parser(name)
         s.add_argument("--workers", type=int, default=1)

@@ -40,3 +40,22 @@ def test_logs_of_two_processes_read_as_one_sample_with_the_gap_shown(tmp_path: P
     bench_bots._run("heuristic", "random", 2, 1, 2026, deal_log=str(high), first_deal=6)
     [whole] = bench_bots.summarize([str(low), str(high)])
     assert whole["deals"] == 4 and whole["deal_runs"] == [[0, 1], [6, 7]]
+
+
+def test_a_prior_known_by_its_figures_pools_as_the_deals_themselves_would(tmp_path: Path) -> None:
+    """A log lost with its machine is known by its published figures only (deals, gain, interval,
+    deals won): pooled with a log, they give what one log of all the deals gives."""
+    first, second, both = tmp_path / "first.jsonl", tmp_path / "second.jsonl", tmp_path / "both.jsonl"
+    bench_bots._run("heuristic", "random", 6, 1, 2026, deal_log=str(first))
+    bench_bots._run("heuristic", "random", 5, 1, 2026, deal_log=str(second), first_deal=6)
+    bench_bots._run("heuristic", "random", 11, 1, 2026, deal_log=str(both))
+    [lost] = bench_bots.summarize([str(first)])
+    [kept] = bench_bots.summarize([str(second)])
+    [whole] = bench_bots.summarize([str(both)])
+    lo, hi = lost["ci95"]
+    prior = f"deals={lost['deals']},gain={lost['a_level_gain_per_deal']},lo={lo},hi={hi},won={lost['a_deal_win_rate']}"
+    pooled = bench_bots.pool_prior(kept, prior)
+    assert pooled["deals"] == 11
+    assert abs(pooled["a_level_gain_per_deal"] - whole["a_level_gain_per_deal"]) < 1e-3
+    assert all(abs(a - b) < 2e-3 for a, b in zip(pooled["ci95"], whole["ci95"], strict=True))
+    assert abs(pooled["a_deal_win_rate"] - whole["a_deal_win_rate"]) < 1e-3
