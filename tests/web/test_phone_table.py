@@ -295,3 +295,95 @@ def test_seven_and_eight_seats_fit_the_narrowest_phone(srv: LiveServer, browser:
     finally:
         ctx.close()
     assert not problems, "\n".join(problems)
+
+
+# Calling a friend: the felt's height, the status line's lines, the menus and buttons, the seats.
+CALL_BOXES = """() => {
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return {id: e.id || e.dataset.seat || e.textContent.trim().slice(0, 20), x: r.left, y: r.top, r: r.right, b: r.bottom}; };
+  const shown = (e) => e.getClientRects().length > 0;
+  const status = document.querySelector('#status');
+  const range = document.createRange(); range.selectNodeContents(status);
+  return {
+    felt: document.querySelector('.felt').getBoundingClientRect().height,
+    lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size,
+    status: box(status),
+    text: status.textContent,
+    controls: [...document.querySelectorAll('#actions select, #actions button')].filter(shown).map(box),
+    seats: [...document.querySelectorAll('.felt .seat')].filter(shown).map(box),
+    feltBox: box(document.querySelector('.felt')),
+    hand: [...document.querySelectorAll('#hand .hand-card .card')].map(box),
+    picked: document.querySelector('#friend-card').selectedOptions[0].textContent,
+    sw: document.documentElement.scrollWidth,
+  };
+}"""
+
+
+def _overlap(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return a["x"] < b["r"] - 1 and b["x"] < a["r"] - 1 and a["y"] < b["b"] - 1 and b["y"] < a["b"] - 1
+
+
+def _call_overlaps(got: dict[str, Any], w: int, h: int) -> list[str]:
+    """The status line, menus and buttons overlapping one another or the hand or off screen; seats
+    overlapping one another or out of the felt."""
+    things, seats, felt = [got["status"], *got["controls"]], got["seats"], got["feltBox"]
+    bad = [f"{a['id']!r} overlaps {b['id']!r}" for i, a in enumerate(things) for b in things[i + 1 :] if _overlap(a, b)]
+    bad += [f"{c['id']!r} overlaps the hand" for c in things if any(_overlap(c, k) for k in got["hand"])]
+    bad += [f"{c['id']!r} leaves the screen" for c in things if c["x"] < 0 or c["r"] > w + 1 or c["b"] > h + 1]
+    bad += [f"seat {a['id']} overlaps seat {b['id']}" for i, a in enumerate(seats) for b in seats[i + 1 :] if _overlap(a, b)]
+    bad += [f"seat {a['id']} leaves the felt" for a in seats if a["y"] < felt["y"] - 1 or a["b"] > felt["b"] + 1]
+    return bad
+
+
+@pytest.mark.parametrize("rules", ["friend5", "friend8", "friend8-nth"])
+def test_calling_a_friend_leaves_the_felt_its_height_sideways(srv: LiveServer, browser: Any, rules: str) -> None:
+    """At 568x320 the dealer calling a friend had the instruction in five lines beside a wide menu
+    ("♠A — the other copy"), and the felt kept 80 px of 320: sideways the menus and the status line
+    take short words, the status two lines at most, and the felt keeps 45 % of the height."""
+    base = {"preset": "bianfeng-friend", **({"players": 5, "decks": 2} if rules == "friend5" else {"players": 8, "decks": 4})}
+    if rules.endswith("nth"):
+        base["friend_call"] = "nth_played"
+    match = _bots_until(base, lambda m: m.round.phase == Phase.CALL_FRIEND)
+    dealer = match.round.turn
+    assert dealer is not None
+    state = _state_for(match, dealer)
+    held = sorted({c for c in state["view"]["hand"] if c[0] in "SHCD" and c[1:] in ("A", "K")})
+    assert held, "the dealer holds no ace or king to call"
+    state["you"]["host"] = True
+    ctx = browser.new_context(viewport={"width": 568, "height": 320}, locale="en-US", reduced_motion="reduce")
+    try:
+        page = fake_table(srv, ctx, state, lang="en")
+        page.add_style_tag(url=srv.url + "/static/style.css")
+        page.locator("#btn-call-friend").wait_for()
+        page.select_option("#friend-card", held[0])  # a card held: its label is the longest ("the other copy")
+        problems = []
+        for lang in ("en", "zh"):
+            page.evaluate(SWITCH_LANGUAGE, [lang, state])
+            for w, h in [(568, 320), (640, 360)]:
+                page.set_viewport_size({"width": w, "height": h})
+                page.wait_for_timeout(100)
+                got = page.evaluate(CALL_BOXES)
+                where = f"{lang} {w}x{h}"
+                if got["felt"] < 0.45 * h:
+                    problems.append(f"{where}: the felt has {got['felt']:.0f} px of {h}")
+                if got["lines"] > 2:
+                    problems.append(f"{where}: the status line takes {got['lines']} lines")
+                if got["sw"] > w + 1:
+                    problems.append(f"{where}: the page scrolls sideways")
+                tops = [c["y"] for c in got["controls"]]
+                if max(tops) - min(tops) > 10:
+                    problems.append(f"{where}: the menus and buttons take two rows")
+                if held[0][1] not in got["picked"]:
+                    problems.append(f"{where}: the menu shows {got['picked']!r} for {held[0]}")
+                problems += [f"{where}: {p}" for p in _call_overlaps(got, w, h)]
+        # off a phone held sideways the status line says it all, and the menu names the other copy
+        page.set_viewport_size({"width": 1366, "height": 768})
+        page.wait_for_timeout(100)
+        wide = page.evaluate(CALL_BOXES)
+        assert not page.errors
+    finally:
+        ctx.close()
+    assert not problems, "\n".join(problems)
+    assert wide["text"].endswith("时现身。"), wide["text"]
+    if not rules.endswith("nth"):
+        assert "另一张" in wide["picked"] and "—" in wide["picked"], wide["picked"]

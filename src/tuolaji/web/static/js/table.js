@@ -113,6 +113,11 @@ export class TablePage {
     /** @param {KeyboardEvent} e */
     this.onKey = (e) => this.onGlobalKey(e);
     if (!this.readonly) document.addEventListener("keydown", this.onKey);
+    // a phone held sideways (style.css's query of that name): the call-a-friend controls take short
+    // words there, so the status line beside them keeps to two lines and the felt its height
+    this.sideways = typeof matchMedia === "function" ? matchMedia("(orientation: landscape) and (max-height: 500px)") : null;
+    this.onSideways = () => { if (this.state) this.renderActions(); };
+    if (this.sideways) this.sideways.addEventListener("change", this.onSideways);
     if (!readonly) this.connect();
     this.tick = setInterval(() => this.renderTimer(), 250);
   }
@@ -122,6 +127,7 @@ export class TablePage {
     clearInterval(this.tick);
     if (this.transport) this.transport.close();
     document.removeEventListener("keydown", this.onKey);
+    if (this.sideways) this.sideways.removeEventListener("change", this.onSideways);
   }
 
   // ---------------------------------------------------------------- connection
@@ -652,6 +658,7 @@ export class TablePage {
         el.appendChild(h("button", { type: "button", id: "btn-bury", class: "primary", disabled: busy || n !== o.bury, onclick: () => this.primary() }, t("bury", { n, k: o.bury })));
         status = t("select_bury", { k: o.bury });
       } else if (o.phase === "call_friend" && o.call_friend) {
+        const short = !!(this.sideways && this.sideways.matches);  // a phone held sideways: short words
         const sel = h("select", { id: "friend-card", "aria-label": t("call_friend") });
         const held = new Set(v.hand || []);
         const copies = o.friend_copies || 0;  // nth_played: the call names which copy played joins
@@ -663,7 +670,8 @@ export class TablePage {
         for (const s of "SHCD") {
           for (const r of ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]) {
             // calling a card one holds names the other copy (friend_call holder)
-            const label = held.has(s + r) && !copies ? `${cardText(s + r)} — ${t("other_copy")}` : cardText(s + r);
+            const other = short ? t("other_copy_short", { card: cardText(s + r) }) : `${cardText(s + r)} — ${t("other_copy")}`;
+            const label = held.has(s + r) && !copies ? other : cardText(s + r);
             sel.appendChild(h("option", { value: s + r, selected: s + r === this.friendPick.card, disabled: !copies && made.some((c) => c.card === s + r) }, label));
           }
         }
@@ -673,13 +681,14 @@ export class TablePage {
         let nth = null;
         if (copies) {
           nth = h("select", { id: "friend-copy", "aria-label": t("friend_copy") });
-          for (let n = 1; n <= copies; n++) nth.appendChild(h("option", { value: String(n), selected: n === this.friendPick.nth }, t("copy_n", { n })));
+          for (let n = 1; n <= copies; n++) nth.appendChild(h("option", { value: String(n), selected: n === this.friendPick.nth }, t(short ? "copy_n_short" : "copy_n", { n })));
           const pick = nth;
           pick.addEventListener("change", () => { this.friendPick.nth = parseInt(pick.value, 10); });
           el.append(nth);
         }
         el.append(h("button", { type: "button", id: "btn-call-friend", class: "primary", disabled: busy, onclick: () => this.act(nth ? { type: "call_friend", card: sel.value, nth: parseInt(nth.value, 10) } : { type: "call_friend", card: sel.value }) }, t("call_friend")));
-        status = (v.friends || 1) > 1 ? `${t("call_i_of_n", { i: made.length + 1, n: v.friends })} — ${t("select_friend")}` : t("select_friend");
+        const what = t((copies ? "select_friend_nth" : "select_friend") + (short ? "_short" : ""));
+        status = (v.friends || 1) > 1 ? `${t(short ? "call_i_of_n_short" : "call_i_of_n", { i: made.length + 1, n: v.friends })} — ${what}` : what;
       } else if (o.phase === "surrender" && o.answer_surrender !== undefined) {
         status = t("surrender_asked", { name: this.name(o.answer_surrender) });
         el.append(h("button", { type: "button", id: "btn-surrender-accept", disabled: busy, onclick: () => this.act({ type: "surrender_answer", accept: true }) }, t("surrender_accept")),
