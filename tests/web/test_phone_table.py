@@ -387,3 +387,35 @@ def test_calling_a_friend_leaves_the_felt_its_height_sideways(srv: LiveServer, b
     assert wide["text"].endswith("时现身。"), wide["text"]
     if not rules.endswith("nth"):
         assert "另一张" in wide["picked"] and "—" in wide["picked"], wide["picked"]
+
+
+@pytest.mark.parametrize("longest", [2, 8])
+def test_a_four_seat_trick_keeps_its_cards_large_sideways(srv: LiveServer, browser: Any, longest: int) -> None:
+    """At 568x320 a four-seat trick's three rows of plays had the trick's height to share: its cards
+    were 25 px wide. The plays left and right sit beside the top and bottom plays, between their
+    rows, so the cards need two rows of the height: they keep the usual width (a hand card's 85 %)
+    and nothing covers a play or a seat label, eight-card plays too."""
+    state = _host_state(RULES["classic"])
+    throw = ["SA", "SK", "SQ", "SJ", "S10", "S9", "S8", "S7"][:longest]
+    plays = [{"seat": s, "cards": throw if s == 1 else [f"{'SHCD'[s]}{r}" for r in "98765432"[:longest]]} for s in range(4)]
+    state["view"]["trick"] = {"leader": 1, "plays": [plays[1], plays[2], plays[3], plays[0]], "attempted": None}
+    ctx = browser.new_context(viewport={"width": 568, "height": 320}, locale="en-US", reduced_motion="reduce")
+    try:
+        page = fake_table(srv, ctx, state, lang="en")
+        page.add_style_tag(url=srv.url + "/static/style.css")
+        page.locator("#trick .play").first.wait_for()
+        problems = []
+        for lang in ("en", "zh"):
+            page.evaluate(SWITCH_LANGUAGE, [lang, state])
+            page.wait_for_timeout(100)
+            for size in [(568, 320), (640, 360), (844, 390)]:
+                problems += [f"{lang} {p}" for p in layout_problems(page, size)]
+                widths = page.evaluate("""() => ({
+                  trick: Math.min(...[...document.querySelectorAll('#trick .card')].map((c) => c.getBoundingClientRect().width)),
+                  hand: document.querySelector('#hand .hand-card .card').getBoundingClientRect().width })""")
+                if longest == 2 and widths["trick"] < 0.8 * widths["hand"]:  # eight cards a play: the width's limit
+                    problems.append(f"{lang} {size}: trick cards {widths['trick']:.0f} px wide, a hand card {widths['hand']:.0f}")
+        assert not page.errors
+    finally:
+        ctx.close()
+    assert not problems, "\n".join(problems)
