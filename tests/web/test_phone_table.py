@@ -59,15 +59,28 @@ def _host_state(rules: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
+def _styled_table(srv: LiveServer, browser: Any, state: dict[str, Any], size: tuple[int, int], lang: str) -> tuple[Any, Any]:
+    """A fake table of ``state`` at ``size`` in ``lang``, with the page's style sheet: its context
+    (the caller closes it) and its page."""
+    ctx = browser.new_context(
+        viewport={"width": size[0], "height": size[1]}, locale="zh-CN" if lang == "zh" else "en-US", reduced_motion="reduce"
+    )
+    try:
+        page = fake_table(srv, ctx, state, lang=lang)
+        page.add_style_tag(url=srv.url + "/static/style.css")
+    except BaseException:
+        ctx.close()
+        raise
+    return ctx, page
+
+
 @pytest.mark.parametrize("rules", sorted(RULES))
 def test_the_top_bar_takes_two_lines_on_a_phone(srv: LiveServer, browser: Any, rules: str) -> None:
     """English took three lines at 640x360 (a phone held sideways) and a find-a-friend table five
     at 360x640, a seat's level on another line than its name ("Seat 5" ... "2")."""
     state = _host_state(RULES[rules])
-    ctx = browser.new_context(viewport={"width": 640, "height": 360}, locale="en-US", reduced_motion="reduce")
+    ctx, page = _styled_table(srv, browser, state, (640, 360), "en")
     try:
-        page = fake_table(srv, ctx, state, lang="en")
-        page.add_style_tag(url=srv.url + "/static/style.css")
         page.locator("#settings summary").wait_for()
         problems = []
         for lang in ("en", "zh"):
@@ -105,10 +118,8 @@ def test_eight_seats_fit_a_small_phone_held_sideways(srv: LiveServer, browser: A
     view = state["view"]
     assert len(view["hand"]) == 26
     view["trick"] = {"leader": 1, "plays": [{"seat": s, "cards": ["SHCD"[s % 4] + "9"]} for s in range(1, 8)], "attempted": None}
-    ctx = browser.new_context(viewport={"width": 568, "height": 320}, locale="en-US", reduced_motion="reduce")
+    ctx, page = _styled_table(srv, browser, state, (568, 320), "en")
     try:
-        page = fake_table(srv, ctx, state, lang="en")
-        page.add_style_tag(url=srv.url + "/static/style.css")
         page.locator("#trick .play").first.wait_for()
         problems = []
         for lang in ("en", "zh"):
@@ -141,10 +152,8 @@ def test_the_attackers_cards_wrap_inside_the_side_panel(srv: LiveServer, browser
     for _ in range(2):
         events += [{"e": "played", "seat": s, "cards": ["HK", "H10", "H5"]} for s in range(4)]
         events.append({"e": "trick_ended", "winner": attacker, "points": 100})
-    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US", reduced_motion="reduce")
+    ctx, page = _styled_table(srv, browser, state, (1366, 768), "en")
     try:
-        page = fake_table(srv, ctx, state, lang="en")
-        page.add_style_tag(url=srv.url + "/static/style.css")
         page.evaluate("(s) => window.room.deliver(s)", {**state, "events": events})
         page.locator("#scored-cards .card").nth(23).wait_for()
         problems = []
@@ -204,10 +213,8 @@ def test_the_dealers_hand_keeps_to_one_row_on_a_desktop(srv: LiveServer, browser
     assert dealer is not None
     state = _state_for(match, dealer)
     assert len(state["view"]["hand"]) == 33
-    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="zh-CN", reduced_motion="reduce")
+    ctx, page = _styled_table(srv, browser, state, (1366, 768), "zh")
     try:
-        page = fake_table(srv, ctx, state, lang="zh")
-        page.add_style_tag(url=srv.url + "/static/style.css")
         problems = []
         for w, h in [(1024, 600), (1280, 800), (1366, 768), (1920, 1080), (2560, 1440), (640, 360), (844, 390)]:
             page.set_viewport_size({"width": w, "height": h})
@@ -257,10 +264,8 @@ def test_a_desktop_top_bar_keeps_its_words(srv: LiveServer, browser: Any) -> Non
     """Off a phone the top bar says Home, Settings and Attackers' points in full, ⚙ apart from its
     word (a flex box dropped the space between them: "⚙Settings")."""
     state = _host_state(RULES["classic"])
-    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-US", reduced_motion="reduce")
+    ctx, page = _styled_table(srv, browser, state, (1366, 768), "en")
     try:
-        page = fake_table(srv, ctx, state, lang="en")
-        page.add_style_tag(url=srv.url + "/static/style.css")
         page.locator("#settings summary").wait_for()
         words = [page.locator(sel).inner_text().strip() for sel in (".topbar .home", "#points")]
         gap = page.evaluate("""() => { const s = document.querySelector('#settings summary');
@@ -280,10 +285,8 @@ def test_seven_and_eight_seats_fit_the_narrowest_phone(srv: LiveServer, browser:
     state = _host_state(RULES["friend8"] if players == 8 else {"preset": "bianfeng-friend", "players": 7, "decks": 3})
     plays = [{"seat": s, "cards": ["SHCD"[s % 4] + "9"]} for s in range(1, players)]
     state["view"]["trick"] = {"leader": 1, "plays": plays, "attempted": None}
-    ctx = browser.new_context(viewport={"width": 320, "height": 568}, locale="en-US", reduced_motion="reduce")
+    ctx, page = _styled_table(srv, browser, state, (320, 568), "en")
     try:
-        page = fake_table(srv, ctx, state, lang="en")
-        page.add_style_tag(url=srv.url + "/static/style.css")
         page.locator("#trick .play").first.wait_for()
         problems = []
         for lang in ("en", "zh"):
@@ -350,10 +353,8 @@ def test_calling_a_friend_leaves_the_felt_its_height_sideways(srv: LiveServer, b
     held = sorted({c for c in state["view"]["hand"] if c[0] in "SHCD" and c[1:] in ("A", "K")})
     assert held, "the dealer holds no ace or king to call"
     state["you"]["host"] = True
-    ctx = browser.new_context(viewport={"width": 568, "height": 320}, locale="en-US", reduced_motion="reduce")
+    ctx, page = _styled_table(srv, browser, state, (568, 320), "en")
     try:
-        page = fake_table(srv, ctx, state, lang="en")
-        page.add_style_tag(url=srv.url + "/static/style.css")
         page.locator("#btn-call-friend").wait_for()
         page.select_option("#friend-card", held[0])  # a card held: its label is the longest ("the other copy")
         problems = []
@@ -399,10 +400,8 @@ def test_a_four_seat_trick_keeps_its_cards_large_sideways(srv: LiveServer, brows
     throw = ["SA", "SK", "SQ", "SJ", "S10", "S9", "S8", "S7"][:longest]
     plays = [{"seat": s, "cards": throw if s == 1 else [f"{'SHCD'[s]}{r}" for r in "98765432"[:longest]]} for s in range(4)]
     state["view"]["trick"] = {"leader": 1, "plays": [plays[1], plays[2], plays[3], plays[0]], "attempted": None}
-    ctx = browser.new_context(viewport={"width": 568, "height": 320}, locale="en-US", reduced_motion="reduce")
+    ctx, page = _styled_table(srv, browser, state, (568, 320), "en")
     try:
-        page = fake_table(srv, ctx, state, lang="en")
-        page.add_style_tag(url=srv.url + "/static/style.css")
         page.locator("#trick .play").first.wait_for()
         problems = []
         for lang in ("en", "zh"):
