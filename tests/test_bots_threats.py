@@ -190,3 +190,36 @@ def test_a_remembered_follows_facts_are_its_points_cost_and_rank(preset: str | N
                     assert fact == (points(p), cost(p, st.hand, ctx), play_rank(p, st.plays[0], st.comps, ctx))
                     checked += 1
     assert checked > 500
+
+
+@pytest.mark.parametrize("preset", [None, "three-deck", "super-four-deck"])
+def test_a_follows_listing_is_the_same_remembered_or_not_and_a_pairs_follows_are_the_suits_pairs(preset: str | None) -> None:
+    """Listing a follow without remembering it (the heuristic's own decisions) gives the same
+    options and facts, in the same order, as the remembered listing; to a pair led, the options
+    are the suit's pairs in the order the legal enumeration lists them (any two cards of the suit
+    when it holds no pair)."""
+    from collections import Counter
+
+    from tuolaji.bots.heuristic import trick_state
+    from tuolaji.bots.tactics import _FOLLOWS, follow_listing
+    from tuolaji.engine.legal import all_submultisets
+
+    pairs_led = 0
+    for index in range(3):
+        for rnd in heuristic_plays(preset, 44, index):
+            trick, ctx, seat = rnd.trick, rnd.ctx, rnd.turn
+            assert trick is not None and ctx is not None and seat is not None
+            if not trick.plays or len(trick.plays[0]) == 1:
+                continue
+            st = trick_state(observe(rnd, seat, with_events=False))
+            _FOLLOWS.clear()
+            unkept = follow_listing(st, keep=False)
+            assert not _FOLLOWS
+            assert unkept == follow_listing(st) == follow_listing(st)  # listed, then remembered
+            lead = trick.plays[0]
+            suit = [c for c in rnd.hands[seat] if ctx.eff[c] == ctx.eff[lead[0]]]
+            if len(lead) == 2 and lead[0] == lead[1] and len(suit) > 2:
+                every = all_submultisets(sorted(Counter(suit).items()), 2)
+                assert unkept[0] == ([p for p in every if p[0] == p[1]] or every)
+                pairs_led += 1
+    assert pairs_led > 5

@@ -226,15 +226,17 @@ class HeuristicBot(Bot):
 
     # ------------------------------------------------------------- playing
     def play(self, obs: Observation) -> tuple[int, ...]:
-        return max(scored_plays(obs, remember(obs)))[1]
+        return max(scored_plays(obs, remember(obs), keep=False))[1]
 
 
-def scored_plays(obs: Observation, mem: Memory) -> list[tuple[float, tuple[int, ...]]]:
-    """Every play the heuristic considers, with its score (higher is better)."""
+def scored_plays(obs: Observation, mem: Memory, *, keep: bool = True) -> list[tuple[float, tuple[int, ...]]]:
+    """Every play the heuristic considers, with its score (higher is better). ``keep`` false:
+    a follow's listing is not remembered (see :func:`.tactics.follow_listing`): a bot playing
+    the heuristic alone never meets it again, where a search's rollouts and inference may."""
     threats = MemoryThreats(mem, obs.hand_sizes, obs.kitty_size)
     st = trick_state(obs)
     if st.plays:
-        return score_follows(st, threats, *follow_listing(st))
+        return score_follows(st, threats, *follow_listing(st, keep))
     is_attacker = believed_sides(obs)
     ally = [s for s in range(obs.players) if s != obs.seat and same_side(is_attacker, s, obs.seat)]
     foes = [s for s in range(obs.players) if not same_side(is_attacker, s, obs.seat)]

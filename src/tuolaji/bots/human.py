@@ -78,7 +78,7 @@ class HumanBot(Bot):
 
     def play(self, obs: Observation) -> tuple[int, ...]:
         mem = fuzzy_memory(obs, remember(obs), self.forget, self.rng)
-        scored = scored_plays(obs, mem)
+        scored = scored_plays(obs, mem, keep=False)
         if self.rng.random() < self.pairs:
             scored = [(s + pair_penalty(p, obs.hand, obs), p) for s, p in scored]
         return noisy_best(scored, self.temper, self.rng)

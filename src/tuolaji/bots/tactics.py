@@ -143,14 +143,17 @@ def follow_options(st: TrickState) -> list[tuple[int, ...]]:
     return follow_listing(st)[0]
 
 
-def follow_listing(st: TrickState) -> tuple[list[tuple[int, ...]], Sequence[Fact] | None]:
+def follow_listing(st: TrickState, keep: bool = True) -> tuple[list[tuple[int, ...]], Sequence[Fact] | None]:
     """:func:`follow_options`, and for a lead of several cards what :func:`score_follows` reads of
     each option alone (its facts, in the options' order; None when not worked out here).
 
     Follows to a lead of several cards are remembered with their facts per context and lead, by
     the cards of the led suit (in hand order) or, short of the suit, by the whole hand (all that
     the options and their facts read): the search's rollouts and its inference ask for the same
-    ones many times. The list is the same, in the same order, as working it out again."""
+    ones many times. The list is the same, in the same order, as working it out again. With
+    ``keep`` false they are neither looked up nor kept: a seat's own decision never meets its
+    hand again (heuristic self-play found none of its follows there), and what is kept only
+    for the collector to walk costs time."""
     lead = st.plays[0]
     ctx = st.ctx
     eff = ctx.eff
@@ -168,17 +171,20 @@ def follow_listing(st: TrickState) -> tuple[list[tuple[int, ...]], Sequence[Fact
         out.update((c,) for c in sorted(set(hand)))
         return list(out), None
     short = len(suit) <= n
-    key = (ctx, tuple(lead), short, tuple(hand) if short else tuple(suit))
-    got = _FOLLOWS.get(key)
-    if got is not None:
-        return list(got[0]), got[1]
+    key = (ctx, tuple(lead), short, tuple(hand) if short else tuple(suit)) if keep else None
+    if key is not None:
+        got = _FOLLOWS.get(key)
+        if got is not None:
+            return list(got[0]), got[1]
     comps = st.comps or decompose(lead, ctx)
     options = _follows(lead, hand, suit, comps, ctx)
     if options is not None:
-        if len(_FOLLOWS) >= _FOLLOWS_MAX:
-            _FOLLOWS.clear()
-        facts = _FOLLOWS[key] = (tuple(options), _follow_facts(options, hand, lead, comps, ctx))
-        return options, facts[1]
+        facts = _follow_facts(options, hand, lead, comps, ctx)
+        if key is not None:
+            if len(_FOLLOWS) >= _FOLLOWS_MAX:
+                _FOLLOWS.clear()
+            _FOLLOWS[key] = (tuple(options), facts)
+        return options, facts
     return _large_follows(lead, list(hand), suit, comps, ctx), None
 
 
@@ -218,8 +224,8 @@ def _follows(
         if len(comps) == n:  # all singles: any n cards of the suit
             return all_submultisets(items, n)
         if n == 2:  # a pair led: a pair of the suit when it holds one (structure_reason's answer), else any two
-            every = all_submultisets(items, 2)
-            return [p for p in every if p[0] == p[1]] or every
+            # (the pairs in the order all_submultisets lists them: by card, each before the cards above it)
+            return [(c, c) for c, v in items if v >= 2] or all_submultisets(items, 2)
         required = required_structure(Counter(suit), comps, n, ctx.order)
         return [p for p in all_submultisets(items, n) if structure_reason(p, required, comps, ctx) is None]
     return None
@@ -431,27 +437,19 @@ def _sure(comps: Sequence[Combo], unseen_suit: Mapping[int, int], order: Sequenc
 
 
 HandLeads = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, tuple[Combo, ...]], ...]]
-_HAND_LEADS: dict[tuple[TrumpContext, tuple[int, ...], bool], HandLeads] = {}
-_HAND_LEADS_MAX = 4096  # entries; a search's rollouts lead from the same hands again and again
 
 
 def _hand_leads(hand: Sequence[int], ctx: TrumpContext, singles: bool) -> HandLeads:
-    """What :func:`lead_options` takes from the hand alone, remembered per context and hand (in
-    hand order): its single-combination leads (first occurrences, in order) and, per suit in
-    the order the hand shows them, the suit's decomposition."""
-    key = (ctx, tuple(hand), singles)
-    got = _HAND_LEADS.get(key)
-    if got is None:
-        # a tuple of one card kind is sorted already; only chains need sorting
-        combos = tuple(dict.fromkeys(c if c[0] == c[-1] else tuple(sorted(c)) for c in lead_combos(hand, ctx, singles=singles)))
-        by_suit: dict[int, list[int]] = {}
-        for c in hand:
-            by_suit.setdefault(ctx.eff[c], []).append(c)
-        got = (combos, tuple((e, tuple(decompose(cards, ctx))) for e, cards in by_suit.items()))
-        if len(_HAND_LEADS) >= _HAND_LEADS_MAX:
-            _HAND_LEADS.clear()
-        _HAND_LEADS[key] = got
-    return got
+    """What :func:`lead_options` takes from the hand alone: its single-combination leads (first
+    occurrences, in order) and, per suit in the order the hand shows them, the suit's
+    decomposition. Not remembered: only the heuristic's own leads ask (the rollouts list theirs
+    suit by suit, :func:`.rollout._few_leads`), and a seat never leads from the same hand twice."""
+    # a tuple of one card kind is sorted already; only chains need sorting
+    combos = tuple(dict.fromkeys(c if c[0] == c[-1] else tuple(sorted(c)) for c in lead_combos(hand, ctx, singles=singles)))
+    by_suit: dict[int, list[int]] = {}
+    for c in hand:
+        by_suit.setdefault(ctx.eff[c], []).append(c)
+    return combos, tuple((e, tuple(decompose(cards, ctx))) for e, cards in by_suit.items())
 
 
 UnseenTop = Callable[[int, int, int], int]  # (suit, k, m) -> best_top of the unseen cards of the suit
