@@ -154,6 +154,38 @@ def test_memory_finds_voids_and_samples_respect_them() -> None:
                     assert not any(eff[c] in mem.void[s] for c in hands[s])
 
 
+def test_memory_counts_every_card_played_in_public_in_the_order_played() -> None:
+    """``played`` holds the finished tricks' cards and the trick in progress's, counted in the
+    order they were played (the human-like bots read it: the order of its entries matters),
+    asked before and after the memory's other answers."""
+    in_progress = 0
+    for i in range(4):
+        bots = [make_bot("heuristic", seed=k) for k in range(4)]
+        rnd = _round(i)
+        for tricks in (3, 7, 11):
+            rnd = play_to(rnd, bots, tricks=tricks)
+            for _ in range(i % 4):  # a trick in progress, some of the time
+                if rnd.phase == Phase.PLAY:
+                    seat = rnd.turn
+                    assert seat is not None
+                    rnd.apply(Play(seat, tuple(bots[seat].play(observe(rnd, seat)))))
+            if rnd.phase != Phase.PLAY:
+                continue
+            seat = rnd.turn
+            assert seat is not None
+            obs = observe(rnd, seat)
+            expected: Counter[int] = Counter()
+            for t in (*obs.tricks, *((obs.trick,) if obs.trick else ())):
+                for play in t.plays:
+                    for c in play:
+                        expected[c] += 1
+            in_progress += bool(obs.trick and obs.trick.plays)
+            mem = remember(obs)
+            assert list(mem.played.items()) == list(expected.items())
+            assert list(remember(obs).played.items()) == list(expected.items())  # the kept notes unchanged
+    assert in_progress >= 3
+
+
 @pytest.mark.parametrize("preset", ["classic", "bianfeng-friend"])
 def test_built_round_with_the_true_hands_plays_like_the_real_one(preset: str) -> None:
     """Search rebuilds a round from a seat's view plus guessed hands; with the true hands it must

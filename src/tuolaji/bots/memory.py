@@ -21,9 +21,11 @@ class Memory:
 
     Made by :func:`remember` with ``left`` (per card kind, the copies this seat has not seen),
     the unseen cards are counted from it only when first asked for: the heuristic's threats read
-    ``left`` of the suits they ask about, and many decisions ask none."""
+    ``left`` of the suits they ask about, and many decisions ask none. Likewise ``played`` with
+    ``more`` (the plays of the trick in progress) is added up only when first asked for (only
+    the human-like bots ask)."""
 
-    __slots__ = ("seat", "ctx", "played", "_unseen", "void", "no_pairs", "holds", "kitty_hidden", "left")
+    __slots__ = ("seat", "ctx", "_played", "_more", "_unseen", "void", "no_pairs", "holds", "kitty_hidden", "left")
 
     def __init__(
         self,
@@ -36,11 +38,26 @@ class Memory:
         holds: list[Counter[int]],  # per seat: cards it is known to hold (failed throws, declarations)
         kitty_hidden: bool,  # the kitty is among the unseen cards (this seat did not bury it)
         left: Sequence[int] | None = None,  # per card kind: unseen copies (when ``unseen`` is None)
+        more: Sequence[Sequence[int]] = (),  # plays not in ``played`` (the trick in progress), added when asked
     ) -> None:
         assert unseen is not None or left is not None
-        self.seat, self.ctx, self.played, self._unseen = seat, ctx, played, unseen
+        self.seat, self.ctx, self._played, self._more, self._unseen = seat, ctx, played, more, unseen
         self.void, self.no_pairs, self.holds, self.kitty_hidden = void, no_pairs, holds, kitty_hidden
         self.left = left if unseen is None else None
+
+    @property
+    def played(self) -> Counter[int]:
+        """Every card played in public so far (in the order ``_Notes`` counts them)."""
+        more = self._more
+        if more:
+            played: Counter[int] = Counter()
+            dict.update(played, self._played)  # (a shared count: never written)
+            count = played.get
+            for play in more:
+                for c in play:
+                    played[c] = count(c, 0) + 1
+            self._played, self._more = played, ()
+        return self._played
 
     @property
     def unseen(self) -> Counter[int]:
@@ -84,20 +101,25 @@ class _Notes:
         """Add what ``t`` shows, in place."""
         self._note(t, ctx, self.played, self.void, self.no_pairs, self.holds, False)
 
-    def noted(self, t: PublicTrick, ctx: TrumpContext) -> _Notes:
+    def noted(self, t: PublicTrick, ctx: TrumpContext, count: bool = True) -> _Notes:
         """These notes and what ``t`` shows, as new notes; these stay as they are. What ``t``
-        leaves unchanged (most seats' voids, pair shortages and holdings) is shared, not copied."""
-        played: Counter[int] = Counter()
-        dict.update(played, self.played)  # Counter.copy() without its argument checks
+        leaves unchanged (most seats' voids, pair shortages and holdings) is shared, not copied.
+        Without ``count``, the cards of ``t`` are not counted in: the new notes share these
+        notes' ``played`` (the trick in progress, which a :class:`Memory` adds when asked)."""
+        if count:
+            played: Counter[int] = Counter()
+            dict.update(played, self.played)  # Counter.copy() without its argument checks
+        else:
+            played = self.played
         void, no_pairs, holds = list(self.void), list(self.no_pairs), list(self.holds)
-        self._note(t, ctx, played, void, no_pairs, holds, True)
+        self._note(t, ctx, played if count else None, void, no_pairs, holds, True)
         return _Notes(self.done, self.last, played, void, no_pairs, holds)
 
     @staticmethod
     def _note(
         t: PublicTrick,
         ctx: TrumpContext,
-        played: Counter[int],
+        played: Counter[int] | None,  # None: the cards are not counted
         void: list[set[int]],
         no_pairs: list[set[int]],
         holds: list[Counter[int]],
@@ -115,10 +137,11 @@ class _Notes:
             if shared:
                 h = holds[t.leader] = Counter(h)
             h.update(Counter(t.attempted) - Counter(lead))
-        count = played.get
         for seat, play in zip(t.seats, t.plays, strict=False):
-            for c in play:  # played.update(play) without Counter.update's argument checks (the same entries, in order)
-                played[c] = count(c, 0) + 1
+            if played is not None:
+                count = played.get
+                for c in play:  # played.update(play) without Counter.update's argument checks (the same entries, in order)
+                    played[c] = count(c, 0) + 1
             if holds[seat]:
                 if shared:  # ``-`` keeps the same entries in the same order as ``-=``
                     holds[seat] = holds[seat] - Counter(play)
@@ -190,9 +213,11 @@ def remember(obs: Observation) -> Memory:
     else:
         left = list(kept)
     notes = stored
+    more: tuple[tuple[int, ...], ...] = ()
     if obs.trick is not None and obs.trick.plays:
-        notes = stored.noted(obs.trick, ctx)  # the trick in progress: new notes, the stored ones stay
-        for play in obs.trick.plays:
+        more = obs.trick.plays  # the trick in progress: new notes, the stored ones stay (its cards counted when asked)
+        notes = stored.noted(obs.trick, ctx, False)
+        for play in more:
             for c in play:
                 left[c] -= 1
     # The Memory shares the notes' played cards, voids and pair shortages (nobody writes to a
@@ -210,7 +235,7 @@ def remember(obs: Observation) -> Memory:
             holds.append(known)
         else:
             holds.append(_NO_HOLDINGS)
-    return Memory(obs.seat, ctx, notes.played, None, notes.void, notes.no_pairs, holds, obs.kitty is None, left)
+    return Memory(obs.seat, ctx, notes.played, None, notes.void, notes.no_pairs, holds, obs.kitty is None, left, more)
 
 
 def _pairs(cards: Sequence[int], ctx: TrumpContext) -> int:
