@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from itertools import chain, repeat, starmap
 
 from ..cards import NUM_KINDS, kind_counts
 from ..combos import Combo, _avail, _chains, decompose, needs
@@ -281,10 +282,9 @@ def _random_lead(hand: Sequence[int], ctx: TrumpContext, rng: random.Random) -> 
     stream (a choice by the list's length) and the same lead."""
     counts = kind_counts(hand)
     n = len(hand)
-    subs = _sub_chains(counts, ctx)  # walked once: counted, then drawn from
-    chained = 0
-    for sub in subs:
-        chained += sub[4]
+    # the tractors are counted without listing them (few draws land on one: about one lead in a
+    # hundred with four decks), and listed only when the draw does
+    chained = _chained_count(counts, ctx) if n - len(counts) > 1 else 0
     i = rng.choice(range(n + chained))  # the singles and tuples part holds len(hand) leads
     if i < n:
         if len(counts) == n:  # every card a kind of its own: the counts list the hand's order
@@ -294,7 +294,7 @@ def _random_lead(hand: Sequence[int], ctx: TrumpContext, rng: random.Random) -> 
                 return (card,) * (i + 1)
             i -= cnt
     i -= n
-    for k, avail, start, end, ways in subs:
+    for k, avail, start, end, ways in _sub_chains(counts, ctx):
         if i < ways:  # the i-th choice, the first position varying slowest
             picked: list[int] = []
             for o in range(end, start - 1, -1):
@@ -303,6 +303,48 @@ def _random_lead(hand: Sequence[int], ctx: TrumpContext, rng: random.Random) -> 
             return tuple(c for c in reversed(picked) for _ in range(k))
         i -= ways
     raise AssertionError("drawn past the leads")  # pragma: no cover
+
+
+# A kind held m times adds one to each of the nibbles 0 .. m - 2 of its chain position's entry:
+# nibble j counts the kinds there held j + 2 times or more (at most three kinds share a position).
+_TIERS = tuple(sum(16**j for j in range(m - 1)) for m in range(65))
+
+
+def _chained_count(counts: dict[int, int], ctx: TrumpContext) -> int:
+    """How many tractor leads :func:`_sub_chains` lists (the sum of its ``ways``), without listing
+    them: per tuple size, along each run of touching positions, the sub-chains ending at a
+    position are its choices times those of every sub-chain (one position or more) ending just
+    before it."""
+    pos = ctx.pos
+    tiers = _TIERS
+    at: dict[int, int] = {}  # chain position -> its kinds' tiers
+    for c, m in counts.items():
+        if m > 1:
+            p = pos[c]
+            if p in at:
+                at[p] += tiers[m]
+            else:
+                at[p] = tiers[m]
+    linked = [p for p in sorted(at) if p + 1 in at or p - 1 in at]
+    total = 0
+    shift = 0
+    while linked:
+        more = []  # positions linked at this size that hold a kind with one copy more
+        ends = prev = -2  # ends: the choices of the sub-chains ending at prev
+        for p in linked:
+            a = at[p] >> shift & 15
+            if a:
+                if p == prev + 1:
+                    total += a * ends
+                    ends = a * (ends + 1)
+                else:
+                    ends = a
+                prev = p
+                if at[p] >> shift + 4:
+                    more.append(p)
+        linked = more
+        shift += 4
+    return total
 
 
 def random_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
@@ -342,6 +384,8 @@ def random_legal_play(
     if len(suit) == n:  # rng.sample of no cards draws nothing
         return tuple(suit)
     if len(suit) < n:
+        if not suit:  # out of the suit (most short follows): the whole hand, as listed, without a copy
+            return tuple(rng.sample(hand, n))
         rest = [c for c in hand if eff[c] != e]
         return (*suit, *rng.sample(rest, n - len(suit)))
     if n == 1:
@@ -365,7 +409,7 @@ def random_legal_play(
 def _structured_pick(suit: list[int], comps: Sequence[Combo], ctx: TrumpContext, rng: random.Random) -> tuple[int, ...]:
     typed = list(comps)
     n = sum(len(c.cards) for c in typed)
-    counts = Counter(suit)
+    counts = kind_counts(suit)  # a plain dict: no Counter constructor's Mapping test
     picked: list[int] = []
     chains, tuple_needs = needs(typed)
     for k, m in chains:
@@ -392,7 +436,7 @@ def _structured_pick(suit: list[int], comps: Sequence[Combo], ctx: TrumpContext,
                 options.remove(c)
             if have >= need or len(picked) + k > n:
                 break
-    rest = list(counts.elements())  # each kind's cards left, in the counts' order
+    rest = list(chain.from_iterable(starmap(repeat, counts.items())))  # the cards left, as Counter.elements lists them
     picked.extend(rng.sample(rest, n - len(picked)))
     return tuple(picked)
 

@@ -1,0 +1,50 @@
+"""The rule checks' shortcuts against plain oracles (tenth session: each shortcut must give
+exactly what the straightforward code gives)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from tuolaji.cards import kind_counts, new_deck
+from tuolaji.engine.legal import _chained_count, _sub_chains
+from tuolaji.tricks import is_sub_multiset
+from tuolaji.trump import TrumpContext
+
+
+def test_is_sub_multiset_is_multiset_inclusion() -> None:
+    """Every copy asked for must be held (a pair needs two copies, not one found twice)."""
+    rng = random.Random(3)
+    missed = 0
+    for _ in range(20_000):
+        whole = [rng.randrange(8) for _ in range(rng.randrange(0, 14))]
+        part = [rng.randrange(8) for _ in range(rng.randrange(1, 6))]
+        want = all(Counter(whole)[c] >= n for c, n in Counter(part).items())
+        assert is_sub_multiset(part, whole) is want
+        assert is_sub_multiset(tuple(part), tuple(whole)) is want
+        missed += not want
+    assert 1_000 < missed < 19_000  # both answers were asked for
+    assert not is_sub_multiset([5, 5], [5, 1, 2])
+    assert is_sub_multiset([5, 2, 5], [5, 1, 2, 5])
+
+
+@pytest.mark.parametrize("decks", [2, 3, 4])
+def test_the_tractor_leads_are_counted_as_listed(decks: int) -> None:
+    """The random lead counts the tractor leads without listing them: the count is the number
+    :func:`_sub_chains` lists (a wrong count would change every later draw)."""
+    rng = random.Random(decks * 11)
+    chained = 0
+    for _ in range(3_000):
+        ctx = TrumpContext(rng.randint(2, 15), rng.choice([None, 0, 1, 2, 3]), decks)
+        deck = new_deck(decks)
+        rng.shuffle(deck)
+        hand = deck[: rng.randint(1, 60)]
+        if rng.random() < 0.5:  # one suit only: long tractors, off-suit level cards sharing a position
+            hand = [c for c in deck if ctx.eff[c] == ctx.eff[hand[0]]][: rng.randint(1, 70)]
+        counts = kind_counts(hand)
+        want = sum(sub[4] for sub in _sub_chains(counts, ctx))
+        assert _chained_count(counts, ctx) == want
+        chained += want > 0
+    assert chained > 500
