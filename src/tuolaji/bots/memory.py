@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ..cards import NUM_KINDS
+from ..cards import NUM_KINDS, kind_counts
 from ..combos import decompose
 from ..engine.observation import Observation, PublicTrick
 from ..trump import TrumpContext
@@ -156,7 +156,7 @@ class _Notes:
                         void[seat] = void[seat] | {suit}
                 else:
                     void[seat].add(suit)
-            elif pairs_needed and sum(v // 2 for v in Counter(in_suit).values()) < pairs_needed:
+            elif pairs_needed and sum(v // 2 for v in kind_counts(in_suit).values()) < pairs_needed:
                 if shared:
                     if suit not in no_pairs[seat]:
                         no_pairs[seat] = no_pairs[seat] | {suit}

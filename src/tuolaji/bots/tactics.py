@@ -205,7 +205,7 @@ def _follows(
         if need == 1:  # every card kind of the rest once, in card order (as all_submultisets lists them)
             out.update(tuple(sorted([*suit, c])) for c in sorted(set(rest)))
             return list(out)
-        items = sorted(Counter(rest).items())
+        items = sorted(kind_counts(rest).items())
         if count_submultisets(items, need) <= ENUM_LIMIT:
             out.update(tuple(sorted(suit + list(x))) for x in all_submultisets(items, need))
         else:
@@ -219,7 +219,7 @@ def _follows(
                     for low in (True, False):
                         out.add(tuple(sorted(structured_pick(trumps, comps, ctx, low=low))))
         return list(out)
-    items = sorted(Counter(suit).items())
+    items = sorted(kind_counts(suit).items())
     if count_submultisets(items, n) <= ENUM_LIMIT:
         if len(comps) == n:  # all singles: any n cards of the suit
             return all_submultisets(items, n)
@@ -267,7 +267,7 @@ def structured_pick(cards: Sequence[int], comps: Sequence[Combo], ctx: TrumpCont
             counts[c] -= k
             picked.extend([c] * k)
     for k, need in tuple_needs:
-        have = sum(v // k for v in Counter(picked).values())
+        have = sum(v // k for v in kind_counts(picked).values())
         while have < need and len(picked) + k <= n:
             options = [c for c, v in counts.items() if v >= k]
             if not options:
