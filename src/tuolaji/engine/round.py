@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, get_args
 
-from ..cards import POINTS, RANK_OF, LevelRank, is_joker, suit_of
+from ..cards import NUM_KINDS, POINTS, RANK_OF, LevelRank, is_joker, suit_of
 from ..combos import Combo, decompose, single_combo
 from ..declaring import (
     Bid,
@@ -151,17 +151,16 @@ class Trick:
 
 
 class _Declaring:
-    """One seat's declaring cards during the deal, kept up to date as cards arrive, and the
-    options they gave against the standing bid (None: to be worked out again)."""
+    """One seat's declaring cards during the deal and the last call, kept up to date as cards
+    arrive, and the options they gave against the standing bid and dealer (None: to be worked
+    out again; every new bid, which may change the dealer too, drops them)."""
 
-    __slots__ = ("hand", "n", "counts", "bid", "dealer", "options")
+    __slots__ = ("hand", "n", "counts", "options")
 
     def __init__(self, hand: list[int], counts: dict[int, int]) -> None:
         self.hand = hand  # the hand list these counts describe, at length ``n``
         self.n = len(hand)
         self.counts = counts  # declaring.declaring_counts(hand, level)
-        self.bid: Bid | None = None
-        self.dealer: int | None = None
         self.options: tuple[tuple[int, ...], ...] | None = None
 
 
@@ -195,6 +194,16 @@ class SuitCounts(Counter[int]):
 
 
 _tuple_new: Any = tuple.__new__  # the events made per card and trick, as events.dealt() etc. make them
+_MOST_SEATS = 8  # a rule set seats 4 to 8 players
+# Every card dealt and every single played makes an event that can only be one of a few hundred
+# values, and events are frozen: each is made once here and shared by every round that appends it
+# (equal to one made anew; a tuple's 1.4 k machine instructions saved per card dealt or single played).
+_DEALT_EVENTS: tuple[tuple[Dealt, ...], ...] = tuple(
+    tuple([_tuple_new(Dealt, (seat, card)) for card in range(NUM_KINDS)]) for seat in range(_MOST_SEATS)
+)
+_SINGLE_PLAYED: tuple[tuple[Played, ...], ...] = tuple(
+    tuple([_tuple_new(Played, (seat, (card,), None, None, None)) for card in range(NUM_KINDS)]) for seat in range(_MOST_SEATS)
+)
 _NO_CARDS: list[int] = []  # a suit a hand does not hold (never changed)
 _DECLARING_KINDS = {level: frozenset(declaring_kinds(LevelRank(level))) for level in range(2, 16)}
 
@@ -218,6 +227,7 @@ class Round:
         "first_round",
         "start_seat",
         "dealt",
+        "next_deal_seat",
         "hands",
         "bid",
         "first_bidder",
@@ -267,6 +277,10 @@ class Round:
         self.first_round = dealer is None
         self.start_seat = dealer if dealer is not None else start_seat
         self.dealt = 0
+        # the seat the next card goes to, kept by the deal (a plain read: every dealer loop asks it
+        # per card, and a property costs ten times as much); bots that set ``dealt`` from outside
+        # set the whole deal, which brings the deal back to ``start_seat`` as this value is
+        self.next_deal_seat = self.start_seat
         self.hands: list[list[int]] = [[] for _ in range(self.players)]
         self.bid: Bid | None = None
         self.first_bidder: int | None = None
@@ -389,10 +403,6 @@ class Round:
     @property
     def deal_done(self) -> bool:
         return self.dealt >= self._deal_size
-
-    @property
-    def next_deal_seat(self) -> int:
-        return (self.start_seat + self.dealt) % self.players
 
     def suit_counts(self, seat: int) -> dict[int, Counter[int]]:
         """The seat's cards by effective suit (trump fixed), kept up to date as it plays.
@@ -588,25 +598,28 @@ class Round:
 
         During the deal (asked after every card) each seat's answer is kept, with its counts of
         level cards and jokers: a plain card dealt leaves it as it was; a level card or joker
-        dealt to the seat, or a new standing bid, has it worked out again.
+        dealt to the seat, or a new standing bid, has it worked out again. The counts serve the
+        last call too (the hands do not change until the kitty is taken, which drops them).
         """
-        if self.phase is not _DEAL:
+        memo = self._declaring[seat]
+        if memo is not None:
+            got = memo.options
+            if got is not None and memo.hand is self.hands[seat] and memo.n == len(memo.hand):
+                return [*got] if got else []  # a new list each time ([*got]: no call of list())
+        phase = self.phase
+        if phase is not _DEAL and (phase is not _DECLARE or self.from_kitty[seat]):
             if self.declare_refusal(seat):
                 return []
             hand = self.declaring_hand(seat)
             return options(seat, hand, self.level, self.bid, self.rules, pairs_only=self.phase == _OVERRIDE)
         hand = self.hands[seat]
-        memo = self._declaring[seat]
         if memo is None or memo.hand is not hand or memo.n != len(hand):  # first use, or a hand put in from outside
             memo = self._declaring[seat] = _Declaring(hand, declaring_counts(hand, self.level))
-        got = memo.options
-        if got is None or memo.bid is not self.bid or memo.dealer != self.dealer:
-            memo.bid, memo.dealer = self.bid, self.dealer
-            if self.declare_refusal(seat):
-                got = memo.options = ()
-            else:
-                got = memo.options = tuple(options_from_counts(seat, memo.counts, self.level, self.bid, self.rules))
-        return [*got]  # a new list each time ([*got]: no call of list())
+        if self.declare_refusal(seat):
+            got = memo.options = ()
+        else:
+            got = memo.options = tuple(options_from_counts(seat, memo.counts, self.level, self.bid, self.rules))
+        return [*got]
 
     def declaring_hand(self, seat: int) -> list[int]:
         """The cards ``seat`` may declare with: a pair made up from the kitty cannot override
@@ -690,24 +703,30 @@ class Round:
         hand = self.hands[seat]
         hand.append(card)
         self.dealt = dealt = dealt + 1
+        self.next_deal_seat = (seat + 1) % self.players
         memo = self._declaring[seat]
         if memo is not None and memo.hand is hand and memo.n == len(hand) - 1:
             memo.n += 1
             if card in self._declaring_kinds:  # a new kind goes last: first shown last
                 memo.counts[card] = memo.counts.get(card, 0) + 1
                 memo.options = None
-        self.events.append(_tuple_new(Dealt, (seat, card)))  # events.dealt(seat, card), without the call
+        self.events.append(_DEALT_EVENTS[seat][card])  # Dealt(seat, card), made once
         if dealt >= self._deal_size:
             self.phase = _DECLARE
             self.turn = self.start_seat
             self.passes = 0
-            self._declaring = [None] * self.players  # kept for the deal only
+            for memo in self._declaring:  # the counts stay right for the last call, not the answers
+                if memo is not None:
+                    memo.options = None
 
     def _declare(self, action: Declare, bid: Bid | None = None) -> None:
         if bid is None:  # unchecked: read it here
             bid = read_bid(action.seat, shown_cards(action.seat, action.cards, self.bid), self.level, self.rules)
         previous = self.bid
         self.bid = bid
+        for memo in self._declaring:  # every seat's kept options answered the bid before
+            if memo is not None:
+                memo.options = None
         if self.first_bidder is None:
             self.first_bidder = bid.seat
         if (
@@ -750,6 +769,7 @@ class Round:
         return self.dealer
 
     def _redeal(self) -> None:
+        self._declaring = [None] * self.players
         self.redeal = True
         self.phase = _DONE
         self.turn = None
@@ -788,6 +808,7 @@ class Round:
         self._take_kitty(self._dealer())
 
     def _take_kitty(self, seat: int) -> None:
+        self._declaring = [None] * self.players  # kept for the deal and the last call only
         self.hands[seat].extend(self.kitty)
         self.from_kitty[seat].extend(self.kitty)
         self.events.append(KittyTaken(seat, tuple(self.kitty)))
@@ -889,7 +910,10 @@ class Round:
                         del by_suit[eff[c]]
         trick.seats.append(seat)
         trick.plays.append(played)
-        self.events.append(_tuple_new(Played, (seat, played, attempted, beaten_by, beating)))  # events.played(...)
+        if len(played) == 1 and attempted is None:
+            self.events.append(_SINGLE_PLAYED[seat][played[0]])  # Played(seat, played), made once
+        else:
+            self.events.append(_tuple_new(Played, (seat, played, attempted, beaten_by, beating)))  # events.played(...)
         if self.friend_calls and not all(self.call_shown):
             self._show_friends(seat, played)
         if len(trick.plays) < self.players:
@@ -935,7 +959,7 @@ class Round:
                     del by_suit[ec]
         trick.seats.append(seat)
         plays.append(cards)
-        self.events.append(_tuple_new(Played, (seat, cards, None, None, None)))  # events.played(seat, cards)
+        self.events.append(_SINGLE_PLAYED[seat][c])  # Played(seat, cards), made once
         if self.friend_calls and not all(self.call_shown):
             self._show_friends(seat, cards)
         if len(plays) < self.players:
