@@ -21,7 +21,19 @@ NO_TRUMP: None = None
 class TrumpContext:
     """Level rank (2..14), trump suit (0..3 or None for no-trump) and the derived tables."""
 
-    __slots__ = ("level", "trump", "decks", "notrump_level_tractor", "eff", "order", "sort_key", "pos", "by_order", "suit_kinds")
+    __slots__ = (
+        "level",
+        "trump",
+        "decks",
+        "notrump_level_tractor",
+        "eff",
+        "order",
+        "sort_key",
+        "pos",
+        "pos_bit",
+        "by_order",
+        "suit_kinds",
+    )
 
     level: LevelRank
     trump: int | None
@@ -31,6 +43,7 @@ class TrumpContext:
     order: tuple[int, ...]
     sort_key: tuple[int, ...]
     pos: tuple[int, ...]
+    pos_bit: tuple[int, ...]  # 1 << pos: a set of chain positions as one int (touching: mask & mask >> 1)
     by_order: tuple[tuple[tuple[int, ...], ...], ...]
     suit_kinds: tuple[tuple[int, ...], ...]  # per effective suit (0..3, TRUMP): its card kinds in card order
 
@@ -101,6 +114,7 @@ def _context(level: LevelRank, trump: int | None, decks: int, notrump_level_trac
     ctx.sort_key = tuple([e * 64 + o * 4 + s % 4 for e, o, s in zip(eff, order, SUIT_OF, strict=True)])
     # chain position across suits: equal orders of different effective suits never touch
     ctx.pos = tuple([e * 32 + o for e, o in zip(eff, order, strict=True)])
+    ctx.pos_bit = tuple([1 << p for p in ctx.pos])
     groups: list[list[list[int]]] = [[[] for _ in range(20)] for _ in range(5)]
     kinds: list[list[int]] = [[], [], [], [], []]
     for c, e, o in zip(range(NUM_KINDS), eff, order, strict=True):

@@ -47,27 +47,30 @@ def all_submultisets(items: Sequence[tuple[int, int]], r: int) -> list[tuple[int
 
 def _all_submultisets(items: Sequence[tuple[int, int]], r: int) -> list[tuple[int, ...]]:
     n = len(items)
-    memo: dict[tuple[int, int], list[tuple[int, ...]]] = {}
     suffix = [0] * (n + 1)
     for i in range(n - 1, -1, -1):
         suffix[i] = suffix[i + 1] + items[i][1]
+    return _listed(items, suffix, {}, 0, r)
 
-    def rec(i: int, r: int) -> list[tuple[int, ...]]:
-        if r == 0:
-            return [()]
-        if suffix[i] < r:
-            return []
-        got = memo.get((i, r))
-        if got is None:
-            card, cnt = items[i]
-            got = []
-            for take in range(min(cnt, r), -1, -1):
-                head = (card,) * take
-                got += [head + rest for rest in rec(i + 1, r - take)]
-            memo[i, r] = got
-        return got
 
-    return rec(0, r)
+def _listed(
+    items: Sequence[tuple[int, int]], suffix: list[int], memo: dict[tuple[int, int], list[tuple[int, ...]]], i: int, r: int
+) -> list[tuple[int, ...]]:
+    """The choices of ``r`` cards from ``items[i:]``, each suffix listed once (``memo``). A module
+    function, not a closure: a closure that calls itself is a cycle only the collector frees."""
+    if r == 0:
+        return [()]
+    if suffix[i] < r:
+        return []
+    got = memo.get((i, r))
+    if got is None:
+        card, cnt = items[i]
+        got = []
+        for take in range(min(cnt, r), -1, -1):
+            head = (card,) * take
+            got += [head + rest for rest in _listed(items, suffix, memo, i + 1, r - take)]
+        memo[i, r] = got
+    return got
 
 
 def _lazy_submultisets(items: Sequence[tuple[int, int]], r: int) -> Iterator[tuple[int, ...]]:
@@ -305,16 +308,49 @@ def _random_lead(hand: Sequence[int], ctx: TrumpContext, rng: random.Random) -> 
     raise AssertionError("drawn past the leads")  # pragma: no cover
 
 
+def _chained_count(counts: dict[int, int], ctx: TrumpContext) -> int:
+    """How many tractor leads :func:`_sub_chains` lists (the sum of its ``ways``), without listing
+    them. Per tuple size, the positions holding it are the bits of one int; the sub-chains of two
+    positions or more are the bits set in ``held & held >> 1`` (two touching positions), then in
+    that and itself shifted once more (three), and so on: bit counts, no loop over positions."""
+    bit = ctx.pos_bit
+    held = dups = 0
+    deep: list[int] = []  # the kinds held three times or more
+    for c, m in counts.items():
+        if m > 1:
+            held |= bit[c]
+            dups += 1
+            if m > 2:
+                deep.append(c)
+    touch = held & held >> 1
+    if not touch:  # no two positions touch: no tractor
+        return 0
+    if dups != held.bit_count():  # kinds sharing a position (off-suit level cards): a choice each
+        return _shared_chained_count(counts, ctx)
+    total = 0
+    k = 2
+    while touch:
+        while touch:
+            total += touch.bit_count()
+            touch &= touch >> 1
+        k += 1
+        held = 0
+        for c in deep:
+            if counts[c] >= k:
+                held |= bit[c]
+        touch = held & held >> 1
+    return total
+
+
 # A kind held m times adds one to each of the nibbles 0 .. m - 2 of its chain position's entry:
 # nibble j counts the kinds there held j + 2 times or more (at most three kinds share a position).
 _TIERS = tuple(sum(16**j for j in range(m - 1)) for m in range(65))
 
 
-def _chained_count(counts: dict[int, int], ctx: TrumpContext) -> int:
-    """How many tractor leads :func:`_sub_chains` lists (the sum of its ``ways``), without listing
-    them: per tuple size, along each run of touching positions, the sub-chains ending at a
-    position are its choices times those of every sub-chain (one position or more) ending just
-    before it."""
+def _shared_chained_count(counts: dict[int, int], ctx: TrumpContext) -> int:
+    """:func:`_chained_count` where kinds share a position: along each run of touching positions,
+    the sub-chains ending at a position are its choices times those of every sub-chain (one
+    position or more) ending just before it."""
     pos = ctx.pos
     tiers = _TIERS
     at: dict[int, int] = {}  # chain position -> its kinds' tiers
