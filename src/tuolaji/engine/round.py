@@ -658,7 +658,7 @@ class Round:
             seat = action.seat  # type: ignore[union-attr]
             if self.phase is _PLAY and type(seat) is int and seat == self.turn:
                 cards = action.cards  # type: ignore[union-attr]
-                if type(cards) is tuple and len(cards) == 1 and self._follow_single(seat, cards):
+                if type(cards) is tuple and len(cards) == 1 and self._single(seat, cards):
                     return
                 reason = self.play_reason(seat, cards)
                 if reason:  # as _check_play raises it (its phase and turn tests just passed)
@@ -921,32 +921,36 @@ class Round:
             return
         self._end_trick(trick, ctx)
 
-    def _follow_single(self, seat: int, cards: tuple[int, ...]) -> bool:
-        """Check and act on one card following a single lead (most plays): as play_reason and
-        _play would, in one pass. False (nothing done) for any other play."""
-        trick = self.trick
-        assert trick is not None
+    def _single(self, seat: int, cards: tuple[int, ...]) -> bool:
+        """Check and act on one card led, or following a single lead (most plays): as
+        play_reason and _play would, in one pass. False (nothing done) for any other play."""
+        trick: Trick = self.trick  # type: ignore[assignment]  # set in play
         plays = trick.plays
-        if not plays or len(plays[0]) != 1:
+        if plays and len(plays[0]) != 1:
             return False
         c = cards[0]
         if type(c) is not int or not 0 <= c < 54:  # not a card kind: the general path refuses it
             return False
         hand = self.hands[seat]
-        eff = self.ctx.eff  # type: ignore[union-attr]  # fixed in play
+        ctx: TrumpContext = self.ctx  # type: ignore[assignment]  # fixed in play
+        eff = ctx.eff
         kept = self._suits[seat]
         if kept is None or kept.hand is not hand or kept.n != len(hand):
             if c not in hand:
-                raise IllegalAction(Reason.NOT_IN_HAND, n=1)
+                raise IllegalAction(Reason.NOT_IN_HAND, n=len(plays[0]) if plays else 0)
             kept = self._suits[seat] = _Suits(hand, eff)
         lists = kept.lists
         ec = eff[c]
         mine = lists.get(ec)
         if not mine or c not in mine:  # the kept suit list holds the card exactly when the hand does
-            raise IllegalAction(Reason.NOT_IN_HAND, n=1)
-        e = eff[plays[0][0]]
-        if ec != e and lists.get(e):  # a single of another suit while holding the suit led
-            raise IllegalAction(Reason.MUST_FOLLOW_SUIT, n=1)
+            raise IllegalAction(Reason.NOT_IN_HAND, n=len(plays[0]) if plays else 0)
+        if plays:
+            e = eff[plays[0][0]]
+            if ec != e and lists.get(e):  # a single of another suit while holding the suit led
+                raise IllegalAction(Reason.MUST_FOLLOW_SUIT, n=1)
+        else:  # a single led: its one combination, no throw to check
+            trick.lead_comps = [single_combo(c, ctx)]
+            trick.attempted = None
         mine.remove(c)
         kept.n -= 1
         hand.remove(c)
@@ -965,7 +969,7 @@ class Round:
         if len(plays) < self.players:
             self.turn = (seat + 1) % self.players
         else:
-            self._end_trick(trick, self.ctx)  # type: ignore[arg-type]  # fixed in play
+            self._end_trick(trick, ctx)
         return True
 
     def _show_friends(self, seat: int, played: tuple[int, ...]) -> None:
