@@ -48,3 +48,31 @@ def test_the_tractor_leads_are_counted_as_listed(decks: int) -> None:
         assert _chained_count(counts, ctx) == want
         chained += want > 0
     assert chained > 500
+
+
+def test_a_follow_checked_again_gets_the_same_answer_as_a_fresh_check() -> None:
+    """The requirement's memo keeps the last play checked and its answer: plays checked in turn,
+    each twice, answer as the requirement worked out afresh (a stale answer would differ)."""
+    from tuolaji.combos import decompose, required_structure
+    from tuolaji.engine.legal import submultisets
+    from tuolaji.tricks import _NEEDS, follow_shape_reason, structure_reason
+
+    ctx = TrumpContext(5, 0, 4)
+    lead = (40, 40, 41, 41, 42, 42, 36)  # a three-pair tractor and a single, of clubs (suit 3)
+    comps = decompose(lead, ctx)
+    rng = random.Random(9)
+    refused = 0
+    for _ in range(40):
+        suit = [c for c in new_deck(4) if ctx.eff[c] == 3]
+        rng.shuffle(suit)
+        hand = suit[: rng.randint(8, 14)] + [0, 1, 2]
+        suit_hand = [c for c in hand if ctx.eff[c] == 3]
+        need = required_structure(kind_counts(suit_hand), comps, len(lead), ctx.order)
+        plays = list(submultisets(sorted(kind_counts(suit_hand).items()), len(lead)))[:30]
+        for play in plays + plays[::-1]:
+            want = structure_reason(play, need, comps, ctx)
+            assert follow_shape_reason(lead, hand, play, ctx, comps) == want
+            assert follow_shape_reason(lead, hand, play, ctx, comps) == want
+            refused += want is not None
+        _NEEDS.clear()
+    assert refused > 100

@@ -93,20 +93,37 @@ def follow_shape_reason(
     key = (ctx, n, tuple(comps), tuple(suit_hand))
     need = _NEEDS.get(key)
     if need is None:
-        need = required_structure(kind_counts(suit_hand), comps, n, ctx.order)
+        need = _Need(required_structure(kind_counts(suit_hand), comps, n, ctx.order))
         if len(_NEEDS) >= _NEEDS_MAX:
             _NEEDS.clear()
         _NEEDS[key] = need
-    return structure_reason(play, need, comps, ctx)
+    played = tuple(play)
+    if played == need.play:  # the play just checked (a random follow, checked when drawn and when played)
+        return need.reason
+    need.play, need.reason = played, structure_reason(played, need.structure, comps, ctx)
+    return need.reason
 
 
 Structure = tuple[tuple[bool, ...], tuple[int, ...]]
+
+
+class _Need:
+    """What a follower's cards of the suit must match, and the last play checked against it with
+    its answer (which depends on nothing else)."""
+
+    __slots__ = ("structure", "play", "reason")
+
+    def __init__(self, structure: Structure) -> None:
+        self.structure = structure
+        self.play: tuple[int, ...] | None = None
+        self.reason: Reason | None = None
+
 
 # (context, lead size, lead combinations, the follower's cards of the suit) -> what they must
 # match: a random follow is checked when drawn and again when played (and the search asks the
 # same again), and the requirement, a search over the cards with three or four decks, depends
 # on nothing else.
-_NEEDS: dict[tuple[object, ...], Structure] = {}
+_NEEDS: dict[tuple[object, ...], _Need] = {}
 _NEEDS_MAX = 4096  # entries
 
 
