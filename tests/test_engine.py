@@ -586,7 +586,7 @@ def test_observations_hold_every_field_as_the_round_defines_it(preset: str) -> N
     field is set, the same as the constructor would make it, and read from the round."""
     import dataclasses
 
-    from tuolaji.engine.observation import observe
+    from tuolaji.engine.observation import Observation, PublicTrick, observe
     from tuolaji.engine.simulate import random_action
 
     rng = random.Random(preset)
@@ -596,6 +596,21 @@ def test_observations_hold_every_field_as_the_round_defines_it(preset: str) -> N
         for seat in range(rnd.players):
             obs = observe(rnd, seat, with_events=False)
             assert dataclasses.replace(obs) == obs  # every field set (an unset slot raises here)
+            assert type(obs) is Observation  # put together as a draft of the same slots, then frozen
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                obs.hand = ()  # type: ignore[misc]
+            assert (obs.seat, obs.players, obs.phase, obs.turn, obs.level, obs.dealer, obs.hand) == (
+                seat, rnd.players, rnd.phase, rnd.turn, rnd.level, rnd.dealer, tuple(rnd.hands[seat])
+            )  # fmt: skip
+            assert (obs.kitty_size, obs.attacker_points, obs.bid, obs.surrender_by) == (
+                rnd.kitty_size, rnd.attacker_points, rnd.bid, rnd.surrender_by
+            )  # fmt: skip
+            both = [*rnd.tricks, *([rnd.trick] if rnd.trick is not None else [])]
+            public = [*obs.tricks, *([obs.trick] if obs.trick is not None else [])]
+            assert [type(p) for p in public] == [PublicTrick] * len(both)
+            assert [(p.leader, p.seats, p.plays, p.winner, p.points, p.attempted) for p in public] == [
+                (t.leader, tuple(t.seats), tuple(t.plays), t.winner, t.points, t.attempted) for t in both
+            ]
             assert obs.hand_sizes == tuple(len(h) for h in rnd.hands)
             assert obs.from_kitty == tuple(rnd.from_kitty[seat])
             assert (obs.friend_card, obs.friend_known) == (rnd.friend_card, rnd.friend_revealed)

@@ -8,6 +8,7 @@ get nothing else, so a bot cannot peek even by accident.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from typing import Any
 
 from ..cards import LevelRank
 from ..declaring import Bid, options
@@ -21,6 +22,7 @@ from .round import Phase, Round, Trick
 # the phases an observation is made in, as module constants (an enum member read through its
 # class costs a look-up each time: an observation is made after every card dealt)
 _DEAL, _DECLARE, _OVERRIDE, _BURY = Phase.DEAL, Phase.DECLARE, Phase.OVERRIDE, Phase.BURY
+_new = object.__new__
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,10 +91,24 @@ class Observation:
         return options(self.seat, hand, self.level, self.bid, self.rules, pairs_only=self.phase == _OVERRIDE)
 
 
+class _TrickDraft:
+    """A PublicTrick being put together, as an observation is (see _Draft below)."""
+
+    __slots__ = ("leader", "seats", "plays", "winner", "points", "attempted")
+
+
 def _public(t: Trick) -> PublicTrick:
     if t.public is not None:
         return t.public
-    pub = PublicTrick(t.leader, tuple(t.seats), tuple(t.plays), t.winner, t.points, t.attempted)
+    draft: Any = _new(_TrickDraft)
+    draft.leader = t.leader
+    draft.seats = tuple(t.seats)
+    draft.plays = tuple(t.plays)
+    draft.winner = t.winner
+    draft.points = t.points
+    draft.attempted = t.attempted
+    draft.__class__ = PublicTrick
+    pub: PublicTrick = draft
     if t.winner is not None:  # a finished trick never changes again: build its public form once
         t.public = pub
     return pub
@@ -111,11 +127,14 @@ def _public_tricks(rnd: Round) -> tuple[PublicTrick, ...]:
     return got
 
 
-# An observation is made for every decision and after every card dealt: it is put together
-# through its slots' own setters, one call per field in straight-line code, instead of the
-# dataclass __init__ (keyword matching and a generic object.__setattr__ per field cost about
-# twice as much) or a dict of the values by field name (its building and look-ups cost a sixth
-# of an observation). A NEW FIELD needs its setter here and a line in observe().
+# An observation is made for every decision and after every card dealt. It is put together as
+# a _Draft, a plain class with the very same slots, by attribute stores (the interpreter
+# specialises those to a direct slot write) and then turned into an Observation by setting its
+# class: a frozen dataclass's own stores go through its refusing __setattr__, and its __init__
+# or the slots' setters called one by one cost about three times as much (about 3 µs of an
+# observation). The class can be set because the layouts are the same (the same slot names:
+# CPython lays slots out in sorted order, and refuses the assignment for any other layout).
+# A NEW FIELD needs its name in _FIELDS and a line in observe().
 _FIELDS = (
     "seat", "players", "phase", "turn", "level", "dealer", "ctx", "trump_fixed", "bid_seat", "bid_cards", "hand",
     "hand_sizes", "kitty", "kitty_size", "trick", "tricks", "attacker_points", "decks", "events", "rules", "bid",
@@ -123,61 +142,61 @@ _FIELDS = (
     "may_declare", "may_redeal", "may_surrender", "surrender_by", "kept_options",
 )  # fmt: skip
 assert _FIELDS == tuple(f.name for f in fields(Observation)), "observe() sets every field of an Observation"
-(
-    _SEAT, _PLAYERS, _PHASE, _TURN, _LEVEL, _DEALER, _CTX, _TRUMP_FIXED, _BID_SEAT, _BID_CARDS, _HAND,
-    _HAND_SIZES, _KITTY, _KITTY_SIZE, _TRICK, _TRICKS, _ATTACKER_POINTS, _DECKS, _EVENTS, _RULES, _BID,
-    _KNOWN_DEALER_SIDE, _FRIEND_CARD, _FRIEND_KNOWN, _FRIEND_CALLS, _FRIEND_SEATS, _CALLS_SHOWN, _FROM_KITTY,
-    _MAY_DECLARE, _MAY_REDEAL, _MAY_SURRENDER, _SURRENDER_BY, _KEPT_OPTIONS,
-) = (getattr(Observation, name).__set__ for name in _FIELDS)  # fmt: skip
-_new = object.__new__
+
+
+class _Draft:
+    """An Observation being put together (see above); never seen outside observe()."""
+
+    __slots__ = _FIELDS
 
 
 def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
     phase = rnd.phase
-    own_kitty = seat == rnd.burier and phase != _BURY
-    hand = tuple(rnd.hands[seat])
     bid = rnd.bid
     trick = rnd.trick
-    revealed = rnd.friend_revealed
-    obs: Observation = _new(Observation)
-    _SEAT(obs, seat)
-    _PLAYERS(obs, rnd.players)
-    _PHASE(obs, phase)
-    _TURN(obs, rnd.turn)
-    _LEVEL(obs, rnd.level)
-    _DEALER(obs, rnd.dealer)
-    _CTX(obs, rnd.level_ctx)
-    _TRUMP_FIXED(obs, rnd.ctx is not None)
-    _BID_SEAT(obs, bid.seat if bid else None)
-    _BID_CARDS(obs, bid.cards if bid else ())
-    _HAND(obs, hand)
-    _HAND_SIZES(obs, tuple(map(len, rnd.hands)))
-    _KITTY(obs, tuple(rnd.kitty) if own_kitty else None)
-    _KITTY_SIZE(obs, rnd.kitty_size)
-    _TRICK(obs, _public(trick) if trick is not None else None)
-    _TRICKS(obs, _public_tricks(rnd))
-    _ATTACKER_POINTS(obs, rnd.attacker_points)
-    _DECKS(obs, rnd.rules.decks)
-    _EVENTS(obs, tuple(e.redacted(seat) for e in rnd.events) if with_events else ())
-    _RULES(obs, rnd.rules)
-    _BID(obs, bid)
-    _KNOWN_DEALER_SIDE(obs, _known_dealer_side(rnd, revealed))
-    _FRIEND_CARD(obs, rnd.friend_card)
-    _FRIEND_KNOWN(obs, revealed)
-    _FRIEND_CALLS(obs, tuple(rnd.friend_calls))
-    _FRIEND_SEATS(
-        obs,
-        tuple(s if shown else None for s, shown in zip(rnd.call_seats, rnd.call_shown, strict=True)) if rnd.call_seats else (),
+    revealed = rnd.friend_revealed if rnd.friend_calls else False  # no call yet: never (friends >= 1)
+    obs: Any = _new(_Draft)
+    obs.seat = seat
+    obs.players = rnd.players
+    obs.phase = phase
+    obs.turn = rnd.turn
+    obs.level = rnd.level
+    obs.dealer = rnd.dealer
+    fixed = rnd.ctx
+    obs.ctx = fixed if fixed is not None else rnd.level_ctx
+    obs.trump_fixed = fixed is not None
+    obs.bid_seat = bid.seat if bid else None
+    obs.bid_cards = bid.cards if bid else ()
+    obs.hand = hand = tuple(rnd.hands[seat])
+    obs.hand_sizes = tuple(map(len, rnd.hands))
+    obs.kitty = tuple(rnd.kitty) if seat == rnd.burier and phase != _BURY else None  # only the burier's own
+    obs.kitty_size = rnd.kitty_size
+    obs.trick = _public(trick) if trick is not None else None
+    obs.tricks = _public_tricks(rnd)
+    obs.attacker_points = rnd.attacker_points
+    obs.decks = rnd.rules.decks
+    obs.events = tuple(e.redacted(seat) for e in rnd.events) if with_events else ()
+    obs.rules = rnd.rules
+    obs.bid = bid
+    obs.known_dealer_side = _known_dealer_side(rnd, revealed)
+    obs.friend_card = rnd.friend_card
+    obs.friend_known = revealed
+    call_seats = rnd.call_seats
+    obs.friend_seats = (
+        tuple(s if shown else None for s, shown in zip(call_seats, rnd.call_shown, strict=True)) if call_seats else ()
     )
-    _CALLS_SHOWN(obs, tuple(rnd.call_shown))
-    _FROM_KITTY(obs, tuple(rnd.from_kitty[seat]))
-    _MAY_DECLARE(obs, rnd.declare_refusal(seat) is None)
-    _MAY_REDEAL(obs, phase == _DECLARE and rnd.turn == seat and is_legal(rnd, Redeal(seat)))
-    _MAY_SURRENDER(obs, rnd.rules.surrender and rnd.surrender_refusal(seat) is None)
-    _SURRENDER_BY(obs, rnd.surrender_by)
+    obs.friend_calls = tuple(rnd.friend_calls)
+    obs.calls_shown = tuple(rnd.call_shown)
+    obs.from_kitty = tuple(rnd.from_kitty[seat])
+    obs.may_declare = rnd.declare_refusal(seat) is None
+    obs.may_redeal = phase == _DECLARE and rnd.turn == seat and is_legal(rnd, Redeal(seat))
+    obs.may_surrender = rnd.rules.surrender and rnd.surrender_refusal(seat) is None
+    obs.surrender_by = rnd.surrender_by
     # during the deal: the round's kept options for this hand and bid (see declaration_options)
-    _KEPT_OPTIONS(obs, (hand, bid, tuple(rnd.declaration_options(seat))) if phase == _DEAL else None)
-    return obs
+    obs.kept_options = (hand, bid, tuple(rnd.declaration_options(seat))) if phase == _DEAL else None
+    obs.__class__ = Observation
+    done: Observation = obs
+    return done
 
 
 _PARITY_SIDES: dict[tuple[int, int], tuple[int, ...]] = {}  # (players, dealer) -> the dealer's parity
