@@ -602,6 +602,7 @@ def test_observations_hold_every_field_as_the_round_defines_it(preset: str) -> N
             assert (obs.seat, obs.players, obs.phase, obs.turn, obs.level, obs.dealer, obs.hand) == (
                 seat, rnd.players, rnd.phase, rnd.turn, rnd.level, rnd.dealer, tuple(rnd.hands[seat])
             )  # fmt: skip
+            assert obs.ctx is rnd.level_ctx and obs.bid_cards == (rnd.bid.cards if rnd.bid else ())
             assert (obs.kitty_size, obs.attacker_points, obs.bid, obs.surrender_by) == (
                 rnd.kitty_size, rnd.attacker_points, rnd.bid, rnd.surrender_by
             )  # fmt: skip
@@ -622,6 +623,33 @@ def test_observations_hold_every_field_as_the_round_defines_it(preset: str) -> N
             assert (obs.kept_options is not None) == (rnd.phase == Phase.DEAL)
         match.apply(random_action(rnd, rng))
     assert match.rounds
+
+
+def test_observations_of_rounds_taken_in_turn_hold_each_rounds_trump_context() -> None:
+    """observe() keeps the last bid's context and cards: rounds at other levels (no bid yet, the
+    same rules) or with other bids, observed in turn, each get their own."""
+    from tuolaji.engine.observation import observe
+
+    rules = RuleSet()
+    rounds = [Round(rules=rules, deck=new_deck(2), level=level, dealer=0) for level in (2, 5, 2, 9)]
+    for _ in range(3):
+        for rnd in rounds:
+            rnd.apply(Deal())
+            assert rnd.bid is None
+            obs = observe(rnd, 0, with_events=False)
+            assert obs.ctx is rnd.level_ctx and obs.ctx.level == rnd.level and obs.ctx.trump is None
+    deck = new_deck(2)
+    random.Random(1).shuffle(deck)
+    bid_round = Round(rules=rules, deck=deck, level=3, dealer=0)
+    while not any(bid_round.declaration_options(s) for s in range(4)):
+        bid_round.apply(Deal())
+    seat = next(s for s in range(4) if bid_round.declaration_options(s))
+    bid_round.apply(Declare(seat, tuple(bid_round.declaration_options(seat)[0])))
+    for rnd in (bid_round, rounds[0], bid_round):
+        obs = observe(rnd, 0, with_events=False)
+        assert obs.ctx is rnd.level_ctx and obs.bid == rnd.bid
+        assert obs.bid_cards == (rnd.bid.cards if rnd.bid else ())
+    assert bid_round.bid is not None and observe(bid_round, 0).ctx.trump == bid_round.bid.trump
 
 
 @pytest.mark.parametrize("preset", ["classic", "bianfeng-friend", "six-two-friends"])

@@ -23,6 +23,9 @@ from .round import Phase, Round, Trick
 # class costs a look-up each time: an observation is made after every card dealt)
 _DEAL, _DECLARE, _OVERRIDE, _BURY = Phase.DEAL, Phase.DECLARE, Phase.OVERRIDE, Phase.BURY
 _new = object.__new__
+# the last bid observed, with the round's level and rules: (bid, level, rules, the deal's context for
+# them or None, the bid's cards); the same bid stands over many observations (Bid.cards builds a tuple)
+_BID_MEMO: list[Any] = [None, None, None, None, ()]
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,19 +157,22 @@ def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
     phase = rnd.phase
     bid = rnd.bid
     trick = rnd.trick
+    level, rules, fixed = rnd.level, rnd.rules, rnd.ctx
     revealed = rnd.friend_revealed if rnd.friend_calls else False  # no call yet: never (friends >= 1)
     obs: Any = _new(_Draft)
     obs.seat = seat
     obs.players = rnd.players
     obs.phase = phase
     obs.turn = rnd.turn
-    obs.level = rnd.level
+    obs.level = level
     obs.dealer = rnd.dealer
-    fixed = rnd.ctx
-    obs.ctx = fixed if fixed is not None else rnd.level_ctx
+    memo = _BID_MEMO
+    if bid is not memo[0] or level != memo[1] or rules is not memo[2]:  # a new bid (or round)
+        memo[:] = bid, level, rules, rnd.level_ctx if fixed is None else None, bid.cards if bid else ()
+    obs.ctx = fixed if fixed is not None else memo[3] or rnd.level_ctx
     obs.trump_fixed = fixed is not None
     obs.bid_seat = bid.seat if bid else None
-    obs.bid_cards = bid.cards if bid else ()
+    obs.bid_cards = memo[4]
     obs.hand = hand = tuple(rnd.hands[seat])
     obs.hand_sizes = tuple(map(len, rnd.hands))
     obs.kitty = tuple(rnd.kitty) if seat == rnd.burier and phase != _BURY else None  # only the burier's own
@@ -174,9 +180,9 @@ def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
     obs.trick = _public(trick) if trick is not None else None
     obs.tricks = _public_tricks(rnd)
     obs.attacker_points = rnd.attacker_points
-    obs.decks = rnd.rules.decks
+    obs.decks = rules.decks
     obs.events = tuple(e.redacted(seat) for e in rnd.events) if with_events else ()
-    obs.rules = rnd.rules
+    obs.rules = rules
     obs.bid = bid
     obs.known_dealer_side = _known_dealer_side(rnd, revealed)
     obs.friend_card = rnd.friend_card
@@ -190,7 +196,7 @@ def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
     obs.from_kitty = tuple(rnd.from_kitty[seat])
     obs.may_declare = rnd.declare_refusal(seat) is None
     obs.may_redeal = phase == _DECLARE and rnd.turn == seat and is_legal(rnd, Redeal(seat))
-    obs.may_surrender = rnd.rules.surrender and rnd.surrender_refusal(seat) is None
+    obs.may_surrender = rules.surrender and rnd.surrender_refusal(seat) is None
     obs.surrender_by = rnd.surrender_by
     # during the deal: the round's kept options for this hand and bid (see declaration_options)
     obs.kept_options = (hand, bid, tuple(rnd.declaration_options(seat))) if phase == _DEAL else None
