@@ -569,6 +569,8 @@ def test_declaration_options_kept_during_the_deal_equal_options_worked_out_afres
             for s in range(rules.players):
                 fresh = [] if rnd.declare_refusal(s) else options(s, rnd.declaring_hand(s), rnd.level, rnd.bid, rules)
                 assert rnd.declaration_options(s) == fresh
+            if rnd.phase == Phase.DEAL:  # kept by the deal, as worked out from the cards dealt
+                assert rnd.next_deal_seat == (rnd.start_seat + rnd.dealt) % rnd.players
             rnd.apply(random_action(rnd, rng))
         if rnd.phase != Phase.DONE:
             assert rnd.declaration_options(0) == []
@@ -578,6 +580,30 @@ def test_declaration_options_kept_during_the_deal_equal_options_worked_out_afres
     assert rnd.declaration_options(0) == options(0, rnd.hands[0], 5, rnd.bid, rules)
     rnd.hands[0] = parse_cards("S5 S5 H3 BJ LJ")
     assert rnd.declaration_options(0) == options(0, rnd.hands[0], 5, rnd.bid, rules) != []
+
+
+@pytest.mark.parametrize("preset", ["classic", "bianfeng-friend", "super-four-deck"])
+def test_the_events_a_round_shares_are_those_it_would_make(preset: str) -> None:
+    """Dealt and single Played events are made once and shared by every round: each equals the
+    event made afresh from its fields (same class, hash, record form), whoever appended it."""
+    from tuolaji.engine.events import Dealt, Played
+    from tuolaji.engine.simulate import random_action
+
+    rng = random.Random(preset)
+    match = Match(rules=preset, seed=5)
+    while not match.over and len(match.rounds) < 2:
+        match.apply(random_action(match.round, rng))
+    events = [ev for rnd in match.rounds for ev in rnd.events]
+    assert sum(type(ev) is Dealt for ev in events) >= 2 * len(match.rounds[0].deck) - 16
+    for ev in events:
+        if type(ev) in (Dealt, Played):
+            fresh = type(ev)(*ev)
+            assert type(fresh) is type(ev) and fresh == ev and hash(fresh) == hash(ev)
+            assert fresh.to_dict() == ev.to_dict() and repr(fresh) == repr(ev)
+    dealt = [ev for ev in match.rounds[0].events if type(ev) is Dealt]
+    assert [(ev.seat, ev.card) for ev in dealt] == [
+        ((match.rounds[0].start_seat + i) % match.rounds[0].players, c) for i, c in enumerate(match.rounds[0].deck[: len(dealt)])
+    ]
 
 
 @pytest.mark.parametrize("preset", ["classic", "bianfeng-friend"])

@@ -87,20 +87,26 @@ class TimeUp:
     type = "time_up"
 
 
-# The two actions made once per card (by every caller: tables, bots, benchmarks) are built
-# without the frozen dataclass __init__, which pays an object.__setattr__ call per field: a
-# fieldless Deal needs no __init__ at all; Play sets its two slots directly. Same objects.
+# The actions made every card and every turn (by every caller: tables, bots, benchmarks) are
+# built without the frozen dataclass __init__, which pays an object.__setattr__ call per field: a
+# fieldless Deal needs no __init__ at all; the others set their slots through the slots' own
+# setters, by an __init__ written out once per class here. Same objects, same signatures.
 del Deal.__init__
-_PLAY_SEAT, _PLAY_CARDS = Play.__dict__["seat"].__set__, Play.__dict__["cards"].__set__
 
 
-def _play_init(self: Play, seat: int, cards: tuple[int, ...]) -> None:
-    _PLAY_SEAT(self, seat)
-    _PLAY_CARDS(self, cards)
+def _slot_init(cls: type) -> None:
+    names = list(cls.__dataclass_fields__)  # type: ignore[attr-defined]  # a dataclass
+    scope: dict[str, Any] = {f"_set_{n}": cls.__dict__[n].__set__ for n in names}
+    body = "".join(f"    _set_{n}(self, {n})\n" for n in names)
+    exec(f"def __init__(self, {', '.join(names)}):\n{body}", scope)  # noqa: S102  (the class's own field names)
+    init = scope["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[misc]
 
 
-_play_init.__qualname__ = "Play.__init__"
-Play.__init__ = _play_init  # type: ignore[method-assign]
+for _cls in (Play, Declare, Pass, Bury):  # fields without defaults
+    _slot_init(_cls)
+del _cls
 
 
 Action = Deal | Declare | Pass | Bury | Play | Redeal | CallFriend | Surrender | SurrenderAnswer | TimeUp

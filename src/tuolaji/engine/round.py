@@ -615,7 +615,7 @@ class Round:
         hand = self.hands[seat]
         if memo is None or memo.hand is not hand or memo.n != len(hand):  # first use, or a hand put in from outside
             memo = self._declaring[seat] = _Declaring(hand, declaring_counts(hand, self.level))
-        if self.declare_refusal(seat):
+        if not memo.counts or self.declare_refusal(seat):  # no level card nor joker: nothing to show
             got = memo.options = ()
         else:
             got = memo.options = tuple(options_from_counts(seat, memo.counts, self.level, self.bid, self.rules))
@@ -738,7 +738,7 @@ class Round:
             self.dealer = bid.seat  # 000 C: the dealer's side could not declare, the deal changes hands
         if previous is not None and not (previous.seat == bid.seat and previous.card == bid.card):
             self.overrides += 1
-        self.events.append(Declared(bid.seat, tuple(action.cards), bid.trump))
+        self.events.append(_tuple_new(Declared, (bid.seat, tuple(action.cards), bid.trump)))  # Declared(...)
         if self.phase == _DECLARE:
             self.passes = 0
             self._next_turn()
@@ -748,7 +748,7 @@ class Round:
             self._take_kitty(bid.seat)
 
     def _pass(self, seat: int) -> None:
-        self.events.append(Passed(seat))
+        self.events.append(_tuple_new(Passed, (seat,)))  # Passed(seat)
         self.passes += 1
         if self.phase == _OVERRIDE:
             if self.passes >= self.players - 1:
