@@ -11,13 +11,15 @@ their leads suit by suit, each suit's part remembered: the same options as befor
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
 from selfplay import heuristic_plays
-from tuolaji.bots.heuristic import MemoryThreats
+from tuolaji.bots.heuristic import MemoryThreats, trick_state
 from tuolaji.bots.memory import remember
 from tuolaji.bots.rollout import HandThreats
+from tuolaji.bots.tactics import TrickState
 from tuolaji.engine.actions import Play
 from tuolaji.engine.legal import random_play
 from tuolaji.engine.observation import observe
@@ -164,31 +166,34 @@ def test_a_rollouts_kept_oracle_is_its_own_threads() -> None:
     assert _threats(mine_round) is mine
 
 
+def _several_cards_led(preset: str | None) -> Iterator[TrickState]:
+    """The follower's trick state at each follow to a lead of several cards in heuristic rounds."""
+    for index in range(3):
+        for rnd in heuristic_plays(preset, 44, index):
+            trick, seat = rnd.trick, rnd.turn
+            assert trick is not None and rnd.ctx is not None and seat is not None
+            if trick.plays and len(trick.plays[0]) > 1:
+                yield trick_state(observe(rnd, seat, with_events=False))
+
+
 @pytest.mark.parametrize("preset", [None, "three-deck", "super-four-deck"])
 def test_a_remembered_follows_facts_are_its_points_cost_and_rank(preset: str | None) -> None:
     """The follows to a lead of several cards are remembered with what scoring reads of each
     alone: its points, cost() and play_rank() in this hand, when first listed and when found
     again (also for another hand of the same cards of the led suit)."""
-    from tuolaji.bots.heuristic import trick_state
     from tuolaji.bots.tactics import cost, follow_listing, points
     from tuolaji.tricks import play_rank
 
     checked = 0
-    for index in range(3):
-        for rnd in heuristic_plays(preset, 44, index):
-            trick, ctx, seat = rnd.trick, rnd.ctx, rnd.turn
-            assert trick is not None and ctx is not None and seat is not None
-            if not trick.plays or len(trick.plays[0]) == 1:
+    for st in _several_cards_led(preset):
+        assert st.comps is not None
+        for _ in range(2):  # listed, then remembered
+            options, facts = follow_listing(st)
+            if facts is None:  # too many to list (not remembered)
                 continue
-            st = trick_state(observe(rnd, seat, with_events=False))
-            assert st.comps is not None
-            for _ in range(2):  # listed, then remembered
-                options, facts = follow_listing(st)
-                if facts is None:  # too many to list (not remembered)
-                    continue
-                for p, fact in zip(options, facts, strict=True):
-                    assert fact == (points(p), cost(p, st.hand, ctx), play_rank(p, st.plays[0], st.comps, ctx))
-                    checked += 1
+            for p, fact in zip(options, facts, strict=True):
+                assert fact == (points(p), cost(p, st.hand, st.ctx), play_rank(p, st.plays[0], st.comps, st.ctx))
+                checked += 1
     assert checked > 500
 
 
@@ -200,26 +205,19 @@ def test_a_follows_listing_is_the_same_remembered_or_not_and_a_pairs_follows_are
     when it holds no pair)."""
     from collections import Counter
 
-    from tuolaji.bots.heuristic import trick_state
     from tuolaji.bots.tactics import _FOLLOWS, follow_listing
     from tuolaji.engine.legal import all_submultisets
 
     pairs_led = 0
-    for index in range(3):
-        for rnd in heuristic_plays(preset, 44, index):
-            trick, ctx, seat = rnd.trick, rnd.ctx, rnd.turn
-            assert trick is not None and ctx is not None and seat is not None
-            if not trick.plays or len(trick.plays[0]) == 1:
-                continue
-            st = trick_state(observe(rnd, seat, with_events=False))
-            _FOLLOWS.clear()
-            unkept = follow_listing(st, keep=False)
-            assert not _FOLLOWS
-            assert unkept == follow_listing(st) == follow_listing(st)  # listed, then remembered
-            lead = trick.plays[0]
-            suit = [c for c in rnd.hands[seat] if ctx.eff[c] == ctx.eff[lead[0]]]
-            if len(lead) == 2 and lead[0] == lead[1] and len(suit) > 2:
-                every = all_submultisets(sorted(Counter(suit).items()), 2)
-                assert unkept[0] == ([p for p in every if p[0] == p[1]] or every)
-                pairs_led += 1
+    for st in _several_cards_led(preset):
+        _FOLLOWS.clear()
+        unkept = follow_listing(st, keep=False)
+        assert not _FOLLOWS
+        assert unkept == follow_listing(st) == follow_listing(st)  # listed, then remembered
+        lead, eff = st.plays[0], st.ctx.eff
+        suit = [c for c in st.hand if eff[c] == eff[lead[0]]]
+        if len(lead) == 2 and lead[0] == lead[1] and len(suit) > 2:
+            every = all_submultisets(sorted(Counter(suit).items()), 2)
+            assert unkept[0] == ([p for p in every if p[0] == p[1]] or every)
+            pairs_led += 1
     assert pairs_led > 5

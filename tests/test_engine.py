@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from playthrough import play_to, step
+from random_hands import random_trump_and_hand
 from tuolaji.cards import new_deck, parse_card, parse_cards
 from tuolaji.engine.actions import Action, Bury, Deal, Declare, Pass, Play
 from tuolaji.engine.events import Dealt, Played, Redealt, TrumpFixed, event_from_dict
@@ -487,17 +488,11 @@ def test_a_random_lead_is_the_choice_among_every_lead(decks: int) -> None:
     """The random player's lead, drawn without listing the leads, is the lead (and the random
     numbers) that ``rng.choice(lead_combos(hand))`` gives: the same random rounds as before."""
     from tuolaji.engine.legal import _random_lead, lead_combos
-    from tuolaji.trump import TrumpContext
 
     rng = random.Random(decks)
     chained = 0
     for _ in range(400):
-        ctx = TrumpContext(rng.randint(2, 14), rng.choice([None, 0, 1, 2, 3]), decks)
-        deck = new_deck(decks)
-        rng.shuffle(deck)
-        hand = deck[: rng.randint(1, 60)]
-        if rng.random() < 0.5:  # one suit only: tractors come often
-            hand = [c for c in deck if ctx.eff[c] == ctx.eff[hand[0]]][: rng.randint(1, 40)]
+        ctx, hand = random_trump_and_hand(rng, decks)
         seed = rng.randrange(1 << 30)
         listed, drawn = random.Random(seed), random.Random(seed)
         want = listed.choice(lead_combos(hand, ctx))

@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 
+from random_hands import random_trump_and_hand
 from tuolaji.cards import kind_counts, new_deck
 from tuolaji.engine.legal import _chained_count, _sub_chains
 from tuolaji.tricks import is_sub_multiset
@@ -37,12 +38,7 @@ def test_the_tractor_leads_are_counted_as_listed(decks: int) -> None:
     rng = random.Random(decks * 11)
     chained = 0
     for _ in range(3_000):
-        ctx = TrumpContext(rng.randint(2, 15), rng.choice([None, 0, 1, 2, 3]), decks)
-        deck = new_deck(decks)
-        rng.shuffle(deck)
-        hand = deck[: rng.randint(1, 60)]
-        if rng.random() < 0.5:  # one suit only: long tractors, off-suit level cards sharing a position
-            hand = [c for c in deck if ctx.eff[c] == ctx.eff[hand[0]]][: rng.randint(1, 70)]
+        ctx, hand = random_trump_and_hand(rng, decks, top_level=15, suit_cards=70)
         counts = kind_counts(hand)
         want = sum(sub[4] for sub in _sub_chains(counts, ctx))
         assert _chained_count(counts, ctx) == want
