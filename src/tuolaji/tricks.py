@@ -98,10 +98,12 @@ def follow_shape_reason(
             _NEEDS.clear()
         _NEEDS[key] = need
     played = tuple(play)
-    if played == need.play:  # the play just checked (a random follow, checked when drawn and when played)
-        return need.reason
-    need.play, need.reason = played, structure_reason(played, need.structure, comps, ctx)
-    return need.reason
+    last_play, last_reason = need.last
+    if played == last_play:  # the play just checked (a random follow, checked when drawn and when played)
+        return last_reason
+    reason = structure_reason(played, need.structure, comps, ctx)
+    need.last = (played, reason)  # one store: a bot in another thread never reads a play with another's answer
+    return reason
 
 
 Structure = tuple[tuple[bool, ...], tuple[int, ...]]
@@ -111,12 +113,11 @@ class _Need:
     """What a follower's cards of the suit must match, and the last play checked against it with
     its answer (which depends on nothing else)."""
 
-    __slots__ = ("structure", "play", "reason")
+    __slots__ = ("structure", "last")
 
     def __init__(self, structure: Structure) -> None:
         self.structure = structure
-        self.play: tuple[int, ...] | None = None
-        self.reason: Reason | None = None
+        self.last: tuple[tuple[int, ...] | None, Reason | None] = (None, None)
 
 
 # (context, lead size, lead combinations, the follower's cards of the suit) -> what they must

@@ -24,8 +24,9 @@ from .round import Phase, Round, Trick
 _DEAL, _DECLARE, _OVERRIDE, _BURY = Phase.DEAL, Phase.DECLARE, Phase.OVERRIDE, Phase.BURY
 _new = object.__new__
 # the last bid observed, with the round's level and rules: (bid, level, rules, the deal's context for
-# them or None, the bid's cards); the same bid stands over many observations (Bid.cards builds a tuple)
-_BID_MEMO: list[Any] = [None, None, None, None, ()]
+# them or None, the bid's cards); the same bid stands over many observations (Bid.cards builds a tuple).
+# One tuple, read and replaced whole: bots in other threads observe other rounds.
+_LAST_BID: list[tuple[Any, ...]] = [(None, None, None, None, ())]
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,9 +167,9 @@ def observe(rnd: Round, seat: int, *, with_events: bool = True) -> Observation:
     obs.turn = rnd.turn
     obs.level = level
     obs.dealer = rnd.dealer
-    memo = _BID_MEMO
+    memo = _LAST_BID[0]
     if bid is not memo[0] or level != memo[1] or rules is not memo[2]:  # a new bid (or round)
-        memo[:] = bid, level, rules, rnd.level_ctx if fixed is None else None, bid.cards if bid else ()
+        memo = _LAST_BID[0] = (bid, level, rules, rnd.level_ctx if fixed is None else None, bid.cards if bid else ())
     obs.ctx = fixed if fixed is not None else memo[3] or rnd.level_ctx
     obs.trump_fixed = fixed is not None
     obs.bid_seat = bid.seat if bid else None
