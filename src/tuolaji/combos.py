@@ -146,6 +146,10 @@ def _decompose(cards: Sequence[int], ctx: TrumpContext) -> list[Combo]:
     return comps
 
 
+# decompose() without remembering the answer, for callers that keep their own (a search's rollouts)
+decompose_unkept = _decompose
+
+
 def best_top(counts: Mapping[int, int], k: int, m: int, order: Sequence[int]) -> int:
     """Order of the highest ``(k, m)`` combination the cards hold, or -1 if none."""
     if k == 1:

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
 from ..cards import POINTS
-from ..combos import Combo, _decompose, best_top
+from ..combos import Combo, best_top, decompose_unkept
 from ..engine.legal import lead_combos, random_play
 from ..engine.round import Phase, Round
 from ..tricks import follow_reason, trick_winner
@@ -321,7 +321,7 @@ def _suit_leads(cards: tuple[int, ...], ctx: TrumpContext) -> tuple[tuple[tuple[
     low = [c for c in ranked if not POINTS[c]] or ranked
     combos[(ranked[-1],)] = None
     combos[(low[0],)] = None
-    return tuple(combos), tuple(_decompose(cards, ctx))  # (not kept by combos: the caller keeps it, and few repeat)
+    return tuple(combos), tuple(decompose_unkept(cards, ctx))  # the caller keeps it, and few repeat
 
 
 _ATTACKERS: dict[tuple[int, int | None, bool, tuple[int | None, ...]], tuple[bool, ...]] = {}
