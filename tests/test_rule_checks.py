@@ -72,3 +72,73 @@ def test_a_follow_checked_again_gets_the_same_answer_as_a_fresh_check() -> None:
             refused += want is not None
         _NEEDS.clear()
     assert refused > 100
+
+
+@pytest.mark.parametrize("decks", [2, 3, 4])
+def test_one_chain_fits_exactly_where_the_placements_find_it(decks: int) -> None:
+    """``embed_chains`` answers one chain from the longest runs, without listing placements:
+    the same flag as the placement search (eleventh session)."""
+    from tuolaji.combos import _embed, embed_chains
+
+    rng = random.Random(decks * 13)
+    fits = 0
+    for _ in range(3_000):
+        ctx, hand = random_trump_and_hand(rng, decks, top_level=15, suit_cards=40)
+        suit = [c for c in hand if ctx.eff[c] == ctx.eff[hand[0]]]
+        counts = kind_counts(suit)
+        shape = (rng.randint(2, decks), rng.randint(1, 4))
+        want = _embed(dict(counts), [shape], 0, ctx.order)
+        assert embed_chains(counts, [shape], ctx.order) == want
+        fits += want[0]
+    assert 300 < fits < 2_700
+
+
+def test_the_free_tuple_search_is_remembered_by_its_count_pattern() -> None:
+    """The best tuples of ``r`` cards chosen freely depend only on how many copies each kind
+    holds: the remembered answer is the search's for every hand, whichever kinds repeat."""
+    from tuolaji.combos import _FREE_BEST, _best_tuples, _free_best_tuples
+
+    rng = random.Random(17)
+    _FREE_BEST.clear()
+    for _ in range(6_000):
+        counts = {kind: rng.randint(1, 4) for kind in rng.sample(range(54), rng.randint(1, 12))}
+        top = rng.randint(2, 4)
+        needs = [(k, rng.randint(0, 4)) for k in range(top, 1, -1)]
+        r = rng.randint(1, 12)
+        assert _free_best_tuples(counts, r, needs) == _best_tuples({}, counts, r, needs)
+    assert 100 < len(_FREE_BEST) < 6_000  # answers were remembered and used again
+
+
+@pytest.mark.parametrize("preset", ["classic", "three-deck", "super-four-deck"])
+def test_declaration_options_shared_by_the_seats_answer_as_worked_out_afresh(preset: str) -> None:
+    """The seats that did not make the standing bid share one table of first standing copies
+    (eleventh session): each seat's options, asked in turn, are those worked out with the table
+    emptied first; the declaring counts are the kinds in the order the hand first shows them."""
+    import dataclasses
+
+    from tuolaji.declaring import _FIRSTS, declaring_counts, declaring_kinds, options, read_bid
+    from tuolaji.ruleset import DeclareStyle, load_rules
+
+    base = load_rules(preset)
+    variants = [base, dataclasses.replace(base, declare_style=DeclareStyle.JOKER_BACKED)]
+    variants.append(dataclasses.replace(base, self_override=True, suit_order_overrides=True, jokers_declare_first=False))
+    rng = random.Random(len(preset))
+    shown = 0
+    for _ in range(1_500):
+        rules = rng.choice(variants)
+        level = rng.randint(2, 15)
+        deck = new_deck(rules.decks)
+        hands = [rng.sample(deck, rng.randint(0, 40)) for _ in range(4)]
+        current = None
+        first = options(0, rng.sample(deck, 30), level, None, rules)
+        if first:
+            current = read_bid(rng.randrange(4), list(rng.choice(first)), level, rules)
+        pairs_only = rng.random() < 0.3
+        shared = [options(seat, hand, level, current, rules, pairs_only=pairs_only) for seat, hand in enumerate(hands)]
+        for seat, hand in enumerate(hands):
+            kinds = declaring_kinds(level)
+            assert list(declaring_counts(hand, level).items()) == [(c, hand.count(c)) for c in dict.fromkeys(hand) if c in kinds]
+            _FIRSTS.clear()
+            assert options(seat, hand, level, current, rules, pairs_only=pairs_only) == shared[seat]
+            shown += len(shared[seat])
+    assert shown > 1_000

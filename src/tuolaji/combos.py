@@ -204,6 +204,9 @@ def embed_chains(counts: dict[int, int], chains: Sequence[Shape], order: Sequenc
     """
     if not chains:
         return ()
+    if len(chains) == 1:  # one chain fits where the cards hold a run as long (no placements listed)
+        k, m = chains[0]
+        return (best_top(counts, k, m, order) >= 0,)
     caps = dict(counts)
     return _embed(caps, list(chains), 0, order)
 
@@ -268,7 +271,7 @@ def required_structure(
         return best_chains, tuple(min(tuples(counts, k), need) for k, need in tuple_needs)
     chosen = [c for c, ok in zip(chains, best_chains, strict=True) if ok]
     # No placement of the chains can beat the best n cards chosen freely: stop once one reaches it.
-    ceiling = _best_tuples({}, counts, n, tuple_needs)
+    ceiling = _free_best_tuples(counts, n, tuple_needs)
     if not chosen:
         return best_chains, ceiling
     best: tuple[int, ...] | None = None
@@ -310,6 +313,25 @@ def _chain_choices(caps: dict[int, int], chains: list[Shape], order: Sequence[in
         if len(out) > 64:  # enough alternatives to find the best tuples; keeps this bounded
             break
     return out
+
+
+def _free_best_tuples(counts: dict[int, int], r: int, tuple_needs: list[tuple[int, int]]) -> tuple[int, ...]:
+    """``_best_tuples({}, counts, r, tuple_needs)``, remembered: with nothing fixed the answer
+    depends only on how many copies of each kind there are (at most ``r`` count), not on which
+    kinds, so the few count patterns of a suit serve every hand (a follow to a triple or a quad,
+    with three and four decks, is such a search per hand)."""
+    key = (r, *tuple_needs, *sorted([n if n < r else r for n in counts.values()]))
+    got = _FREE_BEST.get(key)
+    if got is None:
+        got = _best_tuples({}, counts, r, tuple_needs)
+        if len(_FREE_BEST) >= _FREE_BEST_MAX:
+            _FREE_BEST.clear()
+        _FREE_BEST[key] = got
+    return got
+
+
+_FREE_BEST: dict[tuple[object, ...], tuple[int, ...]] = {}
+_FREE_BEST_MAX = 4096  # entries
 
 
 def _best_tuples(fixed: dict[int, int], rest: dict[int, int], r: int, tuple_needs: list[tuple[int, int]]) -> tuple[int, ...]:
