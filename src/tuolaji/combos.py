@@ -182,7 +182,7 @@ def beating_combo(counts: dict[int, int], k: int, m: int, order: Sequence[int], 
 
 
 def tuples(counts: dict[int, int], k: int) -> int:
-    return sum(n // k for n in counts.values())
+    return sum([n // k for n in counts.values()])
 
 
 def needs(comps: Sequence[Combo]) -> tuple[list[Shape], list[tuple[int, int]]]:
@@ -190,10 +190,29 @@ def needs(comps: Sequence[Combo]) -> tuple[list[Shape], list[tuple[int, int]]]:
 
     A tuple of size k counts as ``k // j`` tuples of size j (a triple holds one pair).
     """
-    chains = [c.shape for c in comps if c.m > 1]
-    maxk = max((c.k for c in comps), default=1)
-    tuple_needs = [(k, sum(c.m * (c.k // k) for c in comps if c.k >= k)) for k in range(maxk, 1, -1)]
+    # list comprehensions, not generators: a generator's start and resumptions cost more at these sizes
+    chains = [(c.k, c.m) for c in comps if c.m > 1]
+    maxk = max([c.k for c in comps], default=1)
+    tuple_needs = [(k, sum([c.m * (c.k // k) for c in comps if c.k >= k])) for k in range(maxk, 1, -1)]
     return chains, tuple_needs
+
+
+def _shape_needs(comps: Sequence[Combo]) -> tuple[tuple[Shape, ...], tuple[tuple[int, int], ...]]:
+    """:func:`needs` as tuples, remembered by the lead's shapes (the follow checks ask it of every
+    follow to a lead of tuples: its lists and sums cost more than the look-up)."""
+    key = tuple([(c.k, c.m) for c in comps])
+    got = _NEEDS_BY_SHAPES.get(key)
+    if got is None:
+        chains, tuple_needs = needs(comps)
+        got = (tuple(chains), tuple(tuple_needs))
+        if len(_NEEDS_BY_SHAPES) >= _NEEDS_BY_SHAPES_MAX:
+            _NEEDS_BY_SHAPES.clear()
+        _NEEDS_BY_SHAPES[key] = got
+    return got
+
+
+_NEEDS_BY_SHAPES: dict[tuple[Shape, ...], tuple[tuple[Shape, ...], tuple[tuple[int, int], ...]]] = {}
+_NEEDS_BY_SHAPES_MAX = 4096  # entries
 
 
 def embed_chains(counts: dict[int, int], chains: Sequence[Shape], order: Sequence[int]) -> tuple[bool, ...]:
@@ -246,10 +265,10 @@ def _embed(caps: dict[int, int], chains: list[Shape], i: int, order: Sequence[in
 
 def structure(counts: dict[int, int], comps: Sequence[Combo], order: Sequence[int]) -> tuple[tuple[bool, ...], tuple[int, ...]]:
     """How much of a lead's structure some cards match: chains, then tuple counts (capped)."""
-    chains, tuple_needs = needs(comps)
+    chains, tuple_needs = _shape_needs(comps)
     return (
         embed_chains(counts, chains, order),
-        tuple(min(tuples(counts, k), need) for k, need in tuple_needs),
+        tuple([min(tuples(counts, k), need) for k, need in tuple_needs]),
     )
 
 
@@ -263,12 +282,12 @@ def required_structure(
     counts as a pair, so the best choice of ``n`` cards is found by a small search that keeps
     the chosen chains, which guarantees that some play always meets the requirement.
     """
-    chains, tuple_needs = needs(comps)
+    chains, tuple_needs = _shape_needs(comps)
     best_chains = embed_chains(counts, chains, order)
-    if all(k == 2 for k, _ in tuple_needs):
+    if not tuple_needs or tuple_needs[0][0] == 2:  # (sizes largest first: only pairs asked)
         # Only pairs asked: every pair the hand holds can be played (the lead's pairs fit in its
         # n cards), the chains' own included, so the capped pair count is the answer.
-        return best_chains, tuple(min(tuples(counts, k), need) for k, need in tuple_needs)
+        return best_chains, tuple([min(tuples(counts, k), need) for k, need in tuple_needs])
     chosen = [c for c, ok in zip(chains, best_chains, strict=True) if ok]
     # No placement of the chains can beat the best n cards chosen freely: stop once one reaches it.
     ceiling = _free_best_tuples(counts, n, tuple_needs)
@@ -315,12 +334,16 @@ def _chain_choices(caps: dict[int, int], chains: list[Shape], order: Sequence[in
     return out
 
 
-def _free_best_tuples(counts: dict[int, int], r: int, tuple_needs: list[tuple[int, int]]) -> tuple[int, ...]:
+def _free_best_tuples(counts: dict[int, int], r: int, tuple_needs: Sequence[tuple[int, int]]) -> tuple[int, ...]:
     """``_best_tuples({}, counts, r, tuple_needs)``, remembered: with nothing fixed the answer
-    depends only on how many copies of each kind there are (at most ``r`` count), not on which
-    kinds, so the few count patterns of a suit serve every hand (a follow to a triple or a quad,
-    with three and four decks, is such a search per hand)."""
-    key = (r, *tuple_needs, *sorted([n if n < r else r for n in counts.values()]))
+    depends only on how many copies each kind has (at most ``r`` count), not on which kinds, and
+    a kind with fewer copies than the smallest tuple adds nothing; so the few count patterns of a
+    suit serve every hand (a follow to a triple or a quad, with three and four decks, is such a
+    search per hand). ``tuple_needs`` as :func:`needs` lists them, sizes largest first."""
+    if not tuple_needs:
+        return ()
+    least = tuple_needs[-1][0]
+    key = (r, *tuple_needs, *sorted([n if n < r else r for n in counts.values() if n >= least]))
     got = _FREE_BEST.get(key)
     if got is None:
         got = _best_tuples({}, counts, r, tuple_needs)
@@ -334,7 +357,7 @@ _FREE_BEST: dict[tuple[object, ...], tuple[int, ...]] = {}
 _FREE_BEST_MAX = 4096  # entries
 
 
-def _best_tuples(fixed: dict[int, int], rest: dict[int, int], r: int, tuple_needs: list[tuple[int, int]]) -> tuple[int, ...]:
+def _best_tuples(fixed: dict[int, int], rest: dict[int, int], r: int, tuple_needs: Sequence[tuple[int, int]]) -> tuple[int, ...]:
     """Lexicographically best capped tuple counts of ``fixed`` plus at most ``r`` more cards of
     ``rest`` (exactly ``r`` gives the same: more cards never lose a tuple, and ``rest`` has them).
 
@@ -347,19 +370,24 @@ def _best_tuples(fixed: dict[int, int], rest: dict[int, int], r: int, tuple_need
     caps = tuple(need for _, need in tuple_needs)
     got0 = [0] * len(sizes)
     options: list[list[tuple[int, tuple[int, ...]]]] = []  # per kind: (extra cards, tuples gained)
+    made: dict[tuple[int, int], list[tuple[int, tuple[int, ...]]]] = {}  # (held, most) -> steps: kinds alike share them
     for card in set(rest) | set(fixed):
         base = fixed.get(card, 0)
         top = base + min(rest.get(card, 0), r)
-        for i, k in enumerate(sizes):
-            got0[i] += base // k
-        steps = [
-            (t - base, tuple(t // k - base // k for k in sizes))
-            for t in range(base + 1, top + 1)
-            if any(t % k == 0 for k in sizes)
-        ]
+        if base:
+            for i, k in enumerate(sizes):
+                got0[i] += base // k
+        steps = made.get((base, top))
+        if steps is None:
+            steps = made[base, top] = [
+                (t - base, tuple([t // k - base // k for k in sizes]))
+                for t in range(base + 1, top + 1)
+                if any([t % k == 0 for k in sizes])
+            ]
         if steps:
             options.append(steps)
-    states: dict[tuple[int, ...], int] = {tuple(min(g, cap) for g, cap in zip(got0, caps, strict=True)): 0}
+    states: dict[tuple[int, ...], int] = {tuple([min(g, cap) for g, cap in zip(got0, caps, strict=True)]): 0}
+    moved: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}  # (state, gain) -> capped state
     for steps in options:
         nxt = dict(states)
         for got, used in states.items():
@@ -367,7 +395,9 @@ def _best_tuples(fixed: dict[int, int], rest: dict[int, int], r: int, tuple_need
                 u = used + extra
                 if u > r:
                     break
-                g = tuple(min(a + b, cap) for a, b, cap in zip(got, gain, caps, strict=True))
+                g = moved.get((got, gain))
+                if g is None:
+                    g = moved[got, gain] = tuple([min(a + b, cap) for a, b, cap in zip(got, gain, caps, strict=True)])
                 if nxt.get(g, r + 1) > u:
                     nxt[g] = u
         states = nxt
@@ -383,7 +413,7 @@ def matches_fully(counts: dict[int, int], comps: Sequence[Combo], order: Sequenc
     shapes = [c.shape for c in comps if c.k >= 2]
     if not shapes:
         return True
-    _, tuple_needs = needs(comps)
+    _, tuple_needs = _shape_needs(comps)
     if any(tuples(counts, k) < need for k, need in tuple_needs):
         return False
     return all(embed_chains(counts, shapes, order))

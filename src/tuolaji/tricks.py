@@ -136,7 +136,7 @@ def structure_reason(play: Sequence[int], need: Structure, comps: Sequence[Combo
     """
     need_chains, need_tuples = need
     if not need_chains and len(need_tuples) == 1:  # pairs and singles led: count the pairs
-        if sum(n // 2 for n in kind_counts(play).values()) < need_tuples[0]:
+        if sum([n // 2 for n in kind_counts(play).values()]) < need_tuples[0]:
             return Reason.MUST_PLAY_PAIR
         return None
     got_chains, got_tuples = structure(kind_counts(play), comps, ctx.order)
