@@ -502,6 +502,32 @@ def test_a_random_lead_is_the_choice_among_every_lead(decks: int) -> None:
     assert chained > 20  # tractors were drawn too
 
 
+@pytest.mark.parametrize("decks", [2, 4])
+def test_random_plays_draw_as_random_choice_draws(decks: int) -> None:
+    """The random player writes ``random.Random``'s choice out for a plain ``Random``; a subclass,
+    which it leaves to ``rng.choice``, draws the same plays and leaves the same random state."""
+    from tuolaji.engine.legal import random_play
+
+    class Subclass(random.Random):
+        pass
+
+    rules = RuleSet(decks=decks)
+    singles = 0
+    for seed in range(8):
+        rnd = _shuffled_in_play(rules, random.Random(seed), level=2 + seed)
+        twin = rnd.copy()
+        plain, sub = random.Random(seed), Subclass(seed)
+        while rnd.phase == Phase.PLAY:
+            assert rnd.turn is not None and twin.turn == rnd.turn
+            play = random_play(rnd, rnd.turn, plain)
+            assert random_play(twin, twin.turn, sub) == play
+            singles += len(play) == 1
+            rnd.apply(Play(rnd.turn, play))
+            twin.apply(Play(twin.turn, play))
+        assert plain.random() == sub.random()
+    assert singles > 100
+
+
 def test_the_single_combination_leads_are_those_decompose_reads_as_one_combination() -> None:
     """``lead_combos`` (and so the random lead's tractor walk) against an independent oracle:
     every sub-multiset of each suit of the hand that decomposes into one combination, once."""
@@ -579,9 +605,9 @@ def test_declaration_options_kept_during_the_deal_equal_options_worked_out_afres
 
 @pytest.mark.parametrize("preset", ["classic", "bianfeng-friend", "super-four-deck"])
 def test_the_events_a_round_shares_are_those_it_would_make(preset: str) -> None:
-    """Dealt and single Played events are made once and shared by every round: each equals the
-    event made afresh from its fields (same class, hash, record form), whoever appended it."""
-    from tuolaji.engine.events import Dealt, Played
+    """Dealt, single Played and TrickEnded events are made once and shared by every round: each
+    equals the event made afresh from its fields (same class, hash, record form), whoever appended it."""
+    from tuolaji.engine.events import Dealt, Played, TrickEnded
     from tuolaji.engine.simulate import random_action
 
     rng = random.Random(preset)
@@ -591,7 +617,7 @@ def test_the_events_a_round_shares_are_those_it_would_make(preset: str) -> None:
     events = [ev for rnd in match.rounds for ev in rnd.events]
     assert sum(type(ev) is Dealt for ev in events) >= 2 * len(match.rounds[0].deck) - 16
     for ev in events:
-        if type(ev) in (Dealt, Played):
+        if type(ev) in (Dealt, Played, TrickEnded):
             fresh = type(ev)(*ev)
             assert type(fresh) is type(ev) and fresh == ev and hash(fresh) == hash(ev)
             assert fresh.to_dict() == ev.to_dict() and repr(fresh) == repr(ev)

@@ -18,7 +18,13 @@ from ..ruleset import FriendCall
 from ..tricks import follow_reason, follow_shape_reason
 from ..trump import TrumpContext
 from .actions import Action, Bury, CallFriend, Declare, Pass, Play, Redeal, Surrender, SurrenderAnswer
-from .round import Phase, Round
+from .round import _NO_CARDS, Phase, Round
+
+_RANDOM = random.Random
+
+# The one-card plays, made once: a random single (most plays) is one of these, not a new tuple for
+# the round to keep and the collector to trace.
+ONE_CARD: tuple[tuple[int], ...] = tuple([(c,) for c in range(NUM_KINDS)])
 
 
 def _items(cards: Sequence[int]) -> list[tuple[int, int]]:
@@ -288,13 +294,22 @@ def _random_lead(hand: Sequence[int], ctx: TrumpContext, rng: random.Random) -> 
     # the tractors are counted without listing them (few draws land on one: about one lead in a
     # hundred with four decks), and listed only when the draw does
     chained = _chained_count(counts, ctx) if n - len(counts) > 1 else 0
-    i = rng.choice(range(n + chained))  # the singles and tuples part holds len(hand) leads
+    # rng.choice(range(m)): the singles and tuples part holds len(hand) leads
+    m = n + chained
+    if type(rng) is _RANDOM:  # written out as in random_play: the same draws, no range and no calls
+        getrandbits = rng.getrandbits
+        k = m.bit_length()
+        i = getrandbits(k)
+        while i >= m:
+            i = getrandbits(k)
+    else:
+        i = rng.choice(range(m))
     if i < n:
         if len(counts) == n:  # every card a kind of its own: the counts list the hand's order
-            return (hand[i],)
+            return ONE_CARD[hand[i]]
         for card, cnt in counts.items():
             if i < cnt:
-                return (card,) * (i + 1)
+                return ONE_CARD[card] if i == 0 else (card,) * (i + 1)
             i -= cnt
     i -= n
     for k, avail, start, end, ways in _sub_chains(counts, ctx):
@@ -390,10 +405,25 @@ def random_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     if not trick.plays:
         return _random_lead(rnd.hands[seat], ctx, rng)
     lead = trick.plays[0]
-    suit = rnd.suit_cards(seat, ctx.eff[lead[0]])  # kept by the round: no pass over the hand
-    if len(lead) == 1 and len(suit) > 1:  # most follows: as random_legal_play draws them
-        return (rng.choice(suit),)
-    return random_legal_play(rnd.hands[seat], lead, ctx, rng, trick.lead_comps, suit=suit)
+    hand = rnd.hands[seat]
+    kept = rnd._suits[seat]  # the round's suit lists (Round.suit_cards, read here without its call)
+    if kept is not None and kept.hand is hand and kept.n == len(hand):
+        suit = kept.lists.get(ctx.eff[lead[0]], _NO_CARDS)
+    else:
+        suit = rnd.suit_cards(seat, ctx.eff[lead[0]])  # kept by the round: no pass over the hand
+    n = len(suit)
+    if len(lead) == 1 and n > 1:  # most follows: as random_legal_play draws them, rng.choice(suit)
+        if type(rng) is not _RANDOM:
+            return ONE_CARD[rng.choice(suit)]
+        # random.Random's choice written out (its _randbelow, the same in 3.11 to 3.13): the same
+        # getrandbits draws without the two Python calls (tests/test_rule_checks.py compares them)
+        getrandbits = rng.getrandbits
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return ONE_CARD[suit[r]]
+    return random_legal_play(hand, lead, ctx, rng, trick.lead_comps, suit=suit)
 
 
 def random_legal_play(
@@ -425,7 +455,7 @@ def random_legal_play(
         rest = [c for c in hand if eff[c] != e]
         return (*suit, *rng.sample(rest, n - len(suit)))
     if n == 1:
-        return (rng.choice(suit),)
+        return ONE_CARD[rng.choice(suit)]
     comps = lead_comps or decompose(lead, ctx)
     if n == 2 and len(comps) == 1:  # a pair led: as _structured_pick draws it, legal as drawn
         pairs = [c for c, k in kind_counts(suit).items() if k > 1]

@@ -204,6 +204,10 @@ _DEALT_EVENTS: tuple[tuple[Dealt, ...], ...] = tuple(
 _SINGLE_PLAYED: tuple[tuple[Played, ...], ...] = tuple(
     tuple([_tuple_new(Played, (seat, (card,), None, None, None)) for card in range(NUM_KINDS)]) for seat in range(_MOST_SEATS)
 )
+# A trick's end is one of a few thousand (winner, points, attacker points) events: each is made
+# once and shared while this table keeps it (a hit costs a fifth of a new event, and a round holds
+# no new tuple per trick for the collector to trace).
+_TRICK_ENDED: dict[tuple[int, int, int], TrickEnded] = {}
 _NO_CARDS: list[int] = []  # a suit a hand does not hold (never changed)
 _DECLARING_KINDS = {level: frozenset(declaring_kinds(LevelRank(level))) for level in range(2, 16)}
 
@@ -941,9 +945,11 @@ class Round:
             kept = self._suits[seat] = _Suits(hand, eff)
         lists = kept.lists
         ec = eff[c]
-        mine = lists.get(ec)
-        if not mine or c not in mine:  # the kept suit list holds the card exactly when the hand does
-            raise IllegalAction(Reason.NOT_IN_HAND, n=len(plays[0]) if plays else 0)
+        mine = lists.get(ec, _NO_CARDS)
+        try:  # the kept suit list holds the card exactly when the hand does (one scan: found here, deleted below)
+            at = mine.index(c)
+        except ValueError:
+            raise IllegalAction(Reason.NOT_IN_HAND, n=len(plays[0]) if plays else 0) from None
         if plays:
             e = eff[plays[0][0]]
             if ec != e and lists.get(e):  # a single of another suit while holding the suit led
@@ -951,7 +957,7 @@ class Round:
         else:  # a single led: its one combination, no throw to check
             trick.lead_comps = [single_combo(c, ctx)]
             trick.attempted = None
-        mine.remove(c)
+        del mine[at]
         kept.n -= 1
         hand.remove(c)
         if self._suit_counts is not None and (by_suit := self._suit_counts[seat]) is not None:
@@ -1109,9 +1115,13 @@ class Round:
         plays = trick.plays
         winner = trick.seats[best_so_far(plays, ctx, trick.lead_comps)[0]]
         pts = 0
-        for play in plays:
-            for c in play:
-                pts += POINTS[c]
+        if len(plays[0]) == 1:  # singles (most tricks): no loop over each play's cards
+            for play in plays:
+                pts += POINTS[play[0]]
+        else:
+            for play in plays:
+                for c in play:
+                    pts += POINTS[c]
         trick.winner, trick.points = winner, pts
         self.seat_points[winner] += pts
         if self._find_friend:
@@ -1120,7 +1130,13 @@ class Round:
         elif (winner - self.dealer) % 2:  # type: ignore[operator]  # is_attacker: fixed partners, dealer set in play
             self.attacker_points += pts
         self.tricks.append(trick)
-        self.events.append(_tuple_new(TrickEnded, (winner, pts, self.attacker_points)))  # events.trick_ended(...)
+        key = (winner, pts, self.attacker_points)
+        ended = _TRICK_ENDED.get(key)
+        if ended is None:
+            if len(_TRICK_ENDED) >= 4096:
+                _TRICK_ENDED.clear()
+            ended = _TRICK_ENDED[key] = _tuple_new(TrickEnded, key)  # events.trick_ended(*key)
+        self.events.append(ended)
         if self.hands[winner]:
             self.trick = Trick(winner)
             self.turn = winner
