@@ -142,3 +142,37 @@ def test_declaration_options_shared_by_the_seats_answer_as_worked_out_afresh(pre
             assert options(seat, hand, level, current, rules, pairs_only=pairs_only) == shared[seat]
             shown += len(shared[seat])
     assert shown > 1_000
+
+
+@pytest.mark.parametrize("decks", [3, 4])
+def test_a_follow_to_a_triple_or_quad_ranks_as_the_whole_structure_check(decks: int) -> None:
+    """``play_rank`` answers a follow to one tuple of three or four by whether it is that many
+    copies of one card (eleventh session): as the general check (same suit or trump, the lead's
+    whole structure matched, ranked by its best tuple) answers."""
+    from tuolaji.combos import best_top, decompose, matches_fully
+    from tuolaji.tricks import play_rank
+    from tuolaji.trump import TRUMP
+
+    def plain(play: tuple[int, ...], lead: list[int], ctx: TrumpContext) -> tuple[int, int] | None:
+        s = ctx.eff[play[0]]
+        if s != ctx.eff[lead[0]] and s != TRUMP or any(ctx.eff[c] != s for c in play):
+            return None
+        counts = kind_counts(play)
+        comps = decompose(lead, ctx)
+        if not matches_fully(counts, comps, ctx.order):
+            return None
+        return (0 if s == ctx.eff[lead[0]] else 1, best_top(counts, comps[0].k, 1, ctx.order))
+
+    rng = random.Random(decks)
+    ranked = 0
+    for _ in range(4_000):
+        ctx, hand = random_trump_and_hand(rng, decks, top_level=15)
+        k = rng.randint(3, decks)
+        lead = [hand[0]] * k
+        pool = [c for c in new_deck(decks) if rng.random() < 0.3 or ctx.eff[c] in (ctx.eff[hand[0]], TRUMP)]
+        card = rng.choice(pool)
+        play = tuple([card] * k) if rng.random() < 0.5 else tuple(rng.sample(pool, k))
+        want = plain(play, lead, ctx)
+        assert play_rank(play, lead, decompose(lead, ctx), ctx) == want
+        ranked += want is not None
+    assert 500 < ranked < 3_500

@@ -30,6 +30,15 @@ def is_sub_multiset(part: Sequence[int], whole: Counter[int] | Sequence[int]) ->
         return all(whole[c] >= n for c, n in need.items())
     if len(part) == 1:
         return part[0] in whole
+    if len(part) == 2:  # most plays of several cards are pairs (more so with three and four decks)
+        a, b = part
+        if a != b:
+            return a in whole and b in whole
+        try:
+            whole.index(a, whole.index(a) + 1)
+        except ValueError:
+            return False
+        return True
     # plays are short and hands are lists: each copy is looked for by a C-level scan from just
     # after the copy before it, which stops at the copy needed (a count scans the whole hand:
     # with three and four decks a pair's check read the hand one and a third times, now two thirds)
@@ -180,9 +189,9 @@ def throw_block(cards: Sequence[int], others: Sequence[Sequence[int]], ctx: Trum
     comps = decompose(cards, ctx)
     if len(comps) <= 1:
         return None
-    e = ctx.eff[cards[0]]
-    eff, order = ctx.eff, ctx.order
-    other_counts = [kind_counts([c for c in hand if eff[c] == e]) for hand in others]  # read by items() only
+    order = ctx.order
+    in_suit = ctx.suit_sets[ctx.eff[cards[0]]].__contains__  # a C-level pass over each other hand
+    other_counts = [kind_counts(filter(in_suit, hand)) for hand in others]  # read by items() only
     seen: set[tuple[int, int]] = set()
     for comp in comps:
         if comp.shape in seen:
@@ -245,6 +254,8 @@ def play_rank(play: Sequence[int], lead: Sequence[int], comps: Sequence[Combo], 
         return tier, order[play[0]]
     if len(play) == 2 and comps[0].k == 2:  # a pair led: only a pair can win
         return (tier, order[play[0]]) if play[0] == play[1] else None
+    if len(comps) == 1 and comps[0].m == 1 and comps[0].k == len(play):  # a triple or quad led: only as many of one card
+        return (tier, order[play[0]]) if play.count(play[0]) == len(play) else None
     if any(eff[c] != s for c in play):
         return None
     counts = kind_counts(play)

@@ -33,6 +33,7 @@ class TrumpContext:
         "pos_bit",
         "by_order",
         "suit_kinds",
+        "suit_sets",
     )
 
     level: LevelRank
@@ -46,6 +47,7 @@ class TrumpContext:
     pos_bit: tuple[int, ...]  # 1 << pos: a set of chain positions as one int (touching: mask & mask >> 1)
     by_order: tuple[tuple[tuple[int, ...], ...], ...]
     suit_kinds: tuple[tuple[int, ...], ...]  # per effective suit (0..3, TRUMP): its card kinds in card order
+    suit_sets: tuple[frozenset[int], ...]  # the same as sets: filter(suit_sets[e].__contains__, hand) is a C-level pass
 
     def __new__(cls, level: LevelRank, trump: int | None, decks: int = 2, notrump_level_tractor: bool = True) -> TrumpContext:
         return _context(level, trump, decks, notrump_level_tractor)
@@ -122,4 +124,5 @@ def _context(level: LevelRank, trump: int | None, decks: int, notrump_level_trac
         kinds[e].append(c)
     ctx.by_order = tuple([tuple(map(tuple, suit_groups)) for suit_groups in groups])
     ctx.suit_kinds = tuple(map(tuple, kinds))
+    ctx.suit_sets = tuple(map(frozenset, kinds))
     return ctx
