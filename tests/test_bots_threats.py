@@ -3,7 +3,7 @@ plain questions do.
 
 A lead's options ask whether any opponent could beat each of them (``beaten_by``): the card
 memory's oracle answers from the lowest top nobody beats, kept per question; the rollouts' oracle
-keeps each seat's holdings for a whole rollout, while its hand is unchanged. Both must agree with
+reads only what its test needs from the round's suit counts, seat by seat. Both must agree with
 asking ``could_beat`` seat by seat, on real positions of heuristic self-play. The rollouts list
 their leads suit by suit, each suit's part remembered: the same options as before.
 """

@@ -13,7 +13,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
-from ..cards import POINTS
+from ..cards import NUM_KINDS, POINTS
 from ..combos import Combo, best_top, decompose_unkept
 from ..engine.legal import lead_combos, random_play
 from ..engine.round import Phase, Round
@@ -197,22 +197,21 @@ def value(rnd: Round, seat: int) -> float:
 
 
 _NONE: Mapping[int, int] = {}  # no cards of a suit (never written)
+_ONE = tuple((c,) for c in range(NUM_KINDS))  # the play of one card, per card kind (made once)
 
 
 class HandThreats:
     """Threats judged from the (sampled) hands themselves: fine inside a rollout.
 
-    One rollout asks the same questions of the same hands many times (every option of a play,
-    and the next seats of the trick again): the answers are kept per seat while its hand is
-    unchanged (the same list, the same length: a hand only shrinks as the seat plays), so one
-    oracle serves the whole rollout (:func:`_threats`)."""
+    The answers are read from the round's suit counts, which its plays keep up to date, so one
+    oracle serves the whole rollout (:func:`_threats`). They are worked out each time they are
+    asked: most are asked once of a hand as it is (answers kept per seat until its hand changed
+    were found again for fewer than half the questions, and cost more to keep than they saved)."""
 
     def __init__(self, rnd: Round) -> None:
         self.rnd = rnd
         assert rnd.ctx is not None
         self._order = rnd.ctx.order
-        # per seat: (its hand list, that hand's length, the answers for it)
-        self._held: list[tuple[list[int], int, dict[tuple[int, int, int], tuple[bool, int, int]]] | None] = [None] * rnd.players
         self._sides: tuple[tuple[bool, ...], Callable[[int, int], bool]] | None = None
         self._calls: list[int | None] = []
 
@@ -238,42 +237,39 @@ class HandThreats:
 
     def _holding(self, seat: int, suit: int, k: int, m: int) -> tuple[bool, int, int]:
         """What ``seat`` could answer a ``(k, m)`` lead of ``suit`` with: (whether it holds the
-        suit, how many cards of it or else of trump, their best top), kept while its hand is
-        unchanged."""
-        hand = self.rnd.hands[seat]
-        kept = self._held[seat]
-        if kept is None or kept[0] is not hand or kept[1] != len(hand):
-            kept = self._held[seat] = (hand, len(hand), {})
-        answers = kept[2]
-        key = (suit, k, m)
-        got = answers.get(key)
-        if got is None:
-            by_suit = self.rnd.suit_counts(seat)
-            own = by_suit.get(suit)
-            cards = own if own else (by_suit.get(TRUMP) if suit != TRUMP else None)
-            if not cards:
-                got = (False, 0, -1)
-            elif k == 1:  # best_top of singles (the round keeps no zero counts)
-                got = (bool(own), sum(cards.values()), max(map(self._order.__getitem__, cards)))
-            else:
-                got = (bool(own), sum(cards.values()), best_top(cards, k, m, self._order))
-            answers[key] = got
-        return got
+        suit, how many cards of it or else of trump, their best top)."""
+        by_suit = self.rnd.suit_counts(seat)
+        own = by_suit.get(suit)
+        cards = own if own else (by_suit.get(TRUMP) if suit != TRUMP else None)
+        if not cards:
+            return (False, 0, -1)
+        if k == 1:  # best_top of singles (the round keeps no zero counts)
+            return (bool(own), sum(cards.values()), max(map(self._order.__getitem__, cards)))
+        return (bool(own), sum(cards.values()), best_top(cards, k, m, self._order))
 
     def hold_chance(self, seats: Sequence[int], suit: int, tier: int, k: int, m: int, top: int, n: int) -> float:
         """An opponent that holds a beating play (in this sample) mostly uses it."""
         return BEATEN_HOLDS if self.beaten_by(seats, suit, tier, k, m, top, n) else 1.0
 
     def beaten_by(self, seats: Sequence[int], suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:
-        """:meth:`could_beat` of any of ``seats`` (its test inline)."""
-        holding = self._holding
+        """:meth:`could_beat` of any of ``seats``, worked out inline from the round's suit counts
+        (only what the test reads, in the order it reads it: most questions are asked once of a
+        hand as it is, so keeping the answers cost more than they saved)."""
+        suit_counts, order = self.rnd.suit_counts, self._order
         for seat in seats:
-            own, count, best = holding(seat, suit, k, m)
-            if own:
-                if tier == 0 and count >= n and best > top:
-                    return True
-            elif count >= n and best > (top if tier == 1 else -1):
-                return True
+            by_suit = suit_counts(seat)
+            own = by_suit.get(suit)
+            if own:  # holding the suit: only a better combination of it beats
+                if tier == 0 and sum(own.values()) >= n:
+                    best = max(map(order.__getitem__, own)) if k == 1 else best_top(own, k, m, order)
+                    if best > top:
+                        return True
+            elif suit != TRUMP:  # void: a ruff with enough trumps (none for a trump lead)
+                cards = by_suit.get(TRUMP)
+                if cards and sum(cards.values()) >= n:
+                    best = max(map(order.__getitem__, cards)) if k == 1 else best_top(cards, k, m, order)
+                    if best > (top if tier == 1 else -1):
+                        return True
         return False
 
     def could_beat(self, seat: int, suit: int, tier: int, k: int, m: int, top: int, n: int) -> bool:
@@ -377,8 +373,8 @@ def _tactical(rnd: Round, seat: int, threats: HandThreats) -> tuple[int, ...]:
         st = TrickState(seat, rnd.players, hand, ctx, trick.seats, plays, trick.lead_comps, side, att[seat], len(hand))
         # a single led: every card kind of the suit, or of the hand when void
         if own:
-            return choose_follow(st, threats, [(c,) for c in own])
-        return choose_follow(st, threats, [(c,) for cards in by_suit.values() for c in cards])
+            return choose_follow(st, threats, list(map(_ONE.__getitem__, own)))
+        return choose_follow(st, threats, [_ONE[c] for cards in by_suit.values() for c in cards])
     att, side = threats.sides()
     tricks_left = max(1, len(hand) // len(plays[0])) if plays else len(hand)
     st = TrickState(seat, rnd.players, hand, ctx, trick.seats, plays, trick.lead_comps, side, att[seat], tricks_left)

@@ -294,11 +294,17 @@ def choose_follow(st: TrickState, threats: Threats, options: Sequence[tuple[int,
     return max(score_follows(st, threats, options, facts))[1]
 
 
+# One shared (tier, top) tuple per rank (tops are card orders, below 32): the facts kept in the
+# follow table hold these, not a tuple each, so fewer objects outlive a decision for the collector
+_RANKS: tuple[tuple[Rank, ...], tuple[Rank, ...]] = (tuple((0, o) for o in range(64)), tuple((1, o) for o in range(64)))
+
+
 def _follow_facts(
     opts: Sequence[tuple[int, ...]], hand: Sequence[int], lead: Sequence[int], comps: Sequence[Combo], ctx: TrumpContext
 ) -> list[Fact]:
-    """Per option (to a lead of several cards): its points, :func:`cost` and :func:`play_rank`,
-    worked out inline (cost's sums are of whole numbers: the same values in any order)."""
+    """Per option (to a lead of several cards): its points, :func:`cost` and :func:`play_rank`
+    (the shared tuple of that rank), worked out inline (cost's sums are of whole numbers: the
+    same values in any order)."""
     eff, order = ctx.eff, ctx.order
     tab = _STRENGTHS.get(ctx) or strengths(ctx)
     suit = eff[lead[0]]
@@ -308,7 +314,7 @@ def _follow_facts(
         for a, b in opts:
             if a == b:
                 ea = eff[a]
-                rank = (0, order[a]) if ea == suit else ((1, order[a]) if ea == TRUMP else None)
+                rank = _RANKS[0][order[a]] if ea == suit else (_RANKS[1][order[a]] if ea == TRUMP else None)
                 out.append((POINTS[a] * 2, LAMBDA * (tab[a] * 2), rank))
             else:
                 total = tab[a] + tab[b]
@@ -323,7 +329,8 @@ def _follow_facts(
         for c in p:
             if have[c] >= 2 and p.count(c) == 1:  # breaking a pair (worse for trump pairs)
                 total += 10 if eff[c] == TRUMP else 6
-        out.append((sum(map(POINTS.__getitem__, p)), LAMBDA * total, play_rank(p, lead, comps, ctx)))
+        rank = play_rank(p, lead, comps, ctx)
+        out.append((sum(map(POINTS.__getitem__, p)), LAMBDA * total, _RANKS[rank[0]][rank[1]] if rank is not None else None))
     return out
 
 
@@ -480,16 +487,20 @@ def sure_throw(e: int, comps: Sequence[Combo], unseen_top: UnseenTop) -> tuple[i
     of the same shape beats, when there are two or more of them (sorted), else None."""
     if len(comps) < 2:
         return None  # one combination: no throw (its unseen cards need not be counted)
-    tops: dict[tuple[int, int], int] = {}  # per shape, asked once
-    sure = []
-    for c in comps:
-        top = tops.get((c.k, c.m))
-        if top is None:
-            top = tops[c.k, c.m] = unseen_top(e, c.k, c.m)
-        if top <= c.top:
-            sure.append(c)
-    if len(sure) >= 2:
-        return tuple(sorted(x for comb in sure for x in comb.cards))
+    tops: dict[int, int] = {}  # per shape (k, m), asked once
+    sure: list[int] = []  # the sure combinations' cards
+    n_sure = 0
+    for k, m, top, cards in comps:  # (a Combo's fields, read by unpacking)
+        shape = k << 8 | m
+        unseen = tops.get(shape)
+        if unseen is None:
+            unseen = tops[shape] = unseen_top(e, k, m)
+        if unseen <= top:
+            sure += cards
+            n_sure += 1
+    if n_sure >= 2:
+        sure.sort()
+        return tuple(sure)
     return None
 
 
@@ -534,9 +545,10 @@ def score_leads(
     """Prefer sure winners (bigger is better), then cheap leads; trumps pulled by the dealer's side."""
     ctx = st.ctx
     eff = ctx.eff
-    n_trump = sum(1 for c in st.hand if eff[c] == TRUMP)
+    n_trump = [*map(eff.__getitem__, st.hand)].count(TRUMP)  # (counted in C)
     trump_rich = n_trump * 2 >= len(st.hand)
-    foes = tuple([s for j in range(1, st.players) for s in [(st.seat + j) % st.players] if not st.same_side(s, st.seat)])
+    seat, players, same_side = st.seat, st.players, st.same_side
+    foes = tuple([s for j in range(1, players) if not same_side(s := (seat + j) % players, seat)])
     have: dict[int, int] | None = None  # counted when a lead is not safe
     beaten_by = threats.beaten_by
     last_tricks = st.tricks_left <= 2
