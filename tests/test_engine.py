@@ -605,9 +605,9 @@ def test_declaration_options_kept_during_the_deal_equal_options_worked_out_afres
 
 @pytest.mark.parametrize("preset", ["classic", "bianfeng-friend", "super-four-deck"])
 def test_the_events_a_round_shares_are_those_it_would_make(preset: str) -> None:
-    """Dealt, single Played and TrickEnded events are made once and shared by every round: each
-    equals the event made afresh from its fields (same class, hash, record form), whoever appended it."""
-    from tuolaji.engine.events import Dealt, Played, TrickEnded
+    """Dealt, single Played, Passed and TrickEnded events are made once and shared by every round:
+    each equals the event made afresh from its fields (same class, hash, record form), whoever appended it."""
+    from tuolaji.engine.events import Dealt, Passed, Played, TrickEnded
     from tuolaji.engine.simulate import random_action
 
     rng = random.Random(preset)
@@ -617,7 +617,7 @@ def test_the_events_a_round_shares_are_those_it_would_make(preset: str) -> None:
     events = [ev for rnd in match.rounds for ev in rnd.events]
     assert sum(type(ev) is Dealt for ev in events) >= 2 * len(match.rounds[0].deck) - 16
     for ev in events:
-        if type(ev) in (Dealt, Played, TrickEnded):
+        if type(ev) in (Dealt, Played, Passed, TrickEnded):
             fresh = type(ev)(*ev)
             assert type(fresh) is type(ev) and fresh == ev and hash(fresh) == hash(ev)
             assert fresh.to_dict() == ev.to_dict() and repr(fresh) == repr(ev)

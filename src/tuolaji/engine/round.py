@@ -204,6 +204,7 @@ _DEALT_EVENTS: tuple[tuple[Dealt, ...], ...] = tuple(
 _SINGLE_PLAYED: tuple[tuple[Played, ...], ...] = tuple(
     tuple([_tuple_new(Played, (seat, (card,), None, None, None)) for card in range(NUM_KINDS)]) for seat in range(_MOST_SEATS)
 )
+_PASSED: tuple[Passed, ...] = tuple([_tuple_new(Passed, (seat,)) for seat in range(_MOST_SEATS)])
 # A trick's end is one of a few thousand (winner, points, attacker points) events: each is made
 # once and shared while this table keeps it (a hit costs a fifth of a new event, and a round holds
 # no new tuple per trick for the collector to trace).
@@ -752,7 +753,7 @@ class Round:
             self._take_kitty(bid.seat)
 
     def _pass(self, seat: int) -> None:
-        self.events.append(_tuple_new(Passed, (seat,)))  # Passed(seat)
+        self.events.append(_PASSED[seat])  # Passed(seat), made once
         self.passes += 1
         if self.phase == _OVERRIDE:
             if self.passes >= self.players - 1:
