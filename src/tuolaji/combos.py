@@ -156,11 +156,16 @@ def best_top(counts: Mapping[int, int], k: int, m: int, order: Sequence[int]) ->
         return max((order[c] for c, n in counts.items() if n), default=-1)
     if m == 1:
         return max((order[c] for c, n in counts.items() if n >= k), default=-1)
-    avail = _avail(counts, k, order)
-    if not avail:
-        return -1
+    # the orders holding a k-tuple, walked run by run from each run's low end (no card lists
+    # sorted as _avail makes them: only the orders count here)
+    held = {order[c] for c, n in counts.items() if n >= k}
     best = -1
-    for lo, hi in _chains(avail):
+    for lo in held:
+        if lo - 1 in held:
+            continue
+        hi = lo
+        while hi + 1 in held:
+            hi += 1
         if hi - lo + 1 >= m and hi > best:
             best = hi
     return best

@@ -131,7 +131,10 @@ def bid_reason(bid: Bid, current: Bid | None, rules: RuleSet, *, after_bury: boo
             return Reason.SELF_OVERRIDE
     if rules.pair_locks and current.copies >= 2 and current.trump is not None and bid.trump is not None:
         return Reason.DECLARATION_LOCKED  # 定主: a declared pair stands against every level-card bid
-    if _key(bid, rules) > _key(current, rules):
+    if bid.strength != current.strength:  # the keys' first parts differ: they decide (no key made)
+        if bid.strength > current.strength:
+            return None
+    elif _key(bid, rules) > _key(current, rules):
         return None
     if (
         bid.seat == current.seat
@@ -251,7 +254,7 @@ def _first_copies(
         return None
     suit = card // 13
     joker = None
-    if rules.declare_style == DeclareStyle.JOKER_BACKED:
+    if rules.declare_style == _JOKER_BACKED:
         joker = BJ if is_red(suit) else LJ
     for k in range(max(2 if pairs_only else 1, weaker), decks + 1):
         if bid_reason(_new_tuple(Bid, (seat, card, k, k, suit, joker)), current, rules, after_bury=pairs_only) is None:
