@@ -135,15 +135,19 @@ def _decompose(cards: Sequence[int], ctx: TrumpContext) -> list[Combo]:
             chain = [avail[o][0] for o in range(lo, hi + 1)]
             for c in chain:
                 counts[c] -= k
-            comps.append(_new_tuple(Combo, (k, hi - lo + 1, hi & 31, tuple(c for c in chain for _ in range(k)))))
-        for c in sorted(counts, key=lambda c: -order[c]):
+            comps.append(_new_tuple(Combo, (k, hi - lo + 1, hi & 31, tuple([c for c in chain for _ in range(k)]))))
+        # highest first, equal positions in the counts' order (reverse keeps a sort stable)
+        for c in sorted(counts, key=order.__getitem__, reverse=True):
             while counts[c] >= k:
                 counts[c] -= k
                 comps.append(_new_tuple(Combo, (k, 1, order[c] & 31, (c,) * k)))
     for c, n in counts.items():
-        comps.extend(_new_tuple(Combo, (1, 1, order[c] & 31, (c,))) for _ in range(n))
-    comps.sort(key=lambda x: (x.k, x.m, x.top), reverse=True)
+        comps.extend([_new_tuple(Combo, (1, 1, order[c] & 31, (c,)))] * n)  # the same combination n times
+    comps.sort(key=_SHAPE_TOP, reverse=True)
     return comps
+
+
+_SHAPE_TOP = operator.itemgetter(0, 1, 2)  # (Combo.k, Combo.m, Combo.top): largest shape first
 
 
 # decompose() without remembering the answer, for callers that keep their own (a search's rollouts)
