@@ -102,6 +102,9 @@ def points(card: int) -> int:
 POINTS = tuple(points(c) for c in range(NUM_KINDS))
 SUIT_OF = tuple(suit_of(c) for c in range(NUM_KINDS))
 RANK_OF = tuple(rank_of(c) for c in range(NUM_KINDS))
+# The play of one card, per card kind, made once: most plays are singles, and a shared tuple is
+# one object fewer for each round to keep and the collector to trace.
+ONE_CARD: tuple[tuple[int], ...] = tuple([(c,) for c in range(NUM_KINDS)])
 SPADE_ACE = make(0, 14)
 
 

@@ -13,7 +13,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
-from ..cards import NUM_KINDS, POINTS
+from ..cards import ONE_CARD, POINTS
 from ..combos import Combo, best_top, decompose_unkept
 from ..engine.legal import lead_combos, random_play
 from ..engine.round import Phase, Round
@@ -197,7 +197,6 @@ def value(rnd: Round, seat: int) -> float:
 
 
 _NONE: Mapping[int, int] = {}  # no cards of a suit (never written)
-_ONE = tuple((c,) for c in range(NUM_KINDS))  # the play of one card, per card kind (made once)
 
 
 class HandThreats:
@@ -373,8 +372,8 @@ def _tactical(rnd: Round, seat: int, threats: HandThreats) -> tuple[int, ...]:
         st = TrickState(seat, rnd.players, hand, ctx, trick.seats, plays, trick.lead_comps, side, att[seat], len(hand))
         # a single led: every card kind of the suit, or of the hand when void
         if own:
-            return choose_follow(st, threats, list(map(_ONE.__getitem__, own)))
-        return choose_follow(st, threats, [_ONE[c] for cards in by_suit.values() for c in cards])
+            return choose_follow(st, threats, list(map(ONE_CARD.__getitem__, own)))
+        return choose_follow(st, threats, [ONE_CARD[c] for cards in by_suit.values() for c in cards])
     att, side = threats.sides()
     tricks_left = max(1, len(hand) // len(plays[0])) if plays else len(hand)
     st = TrickState(seat, rnd.players, hand, ctx, trick.seats, plays, trick.lead_comps, side, att[seat], tricks_left)

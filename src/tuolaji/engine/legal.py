@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import chain, repeat, starmap
 
-from ..cards import NUM_KINDS, kind_counts
+from ..cards import NUM_KINDS, ONE_CARD, kind_counts
 from ..combos import Combo, _avail, _chains, decompose, needs
 from ..ruleset import FriendCall
 from ..tricks import follow_reason, follow_shape_reason
@@ -21,10 +21,6 @@ from .actions import Action, Bury, CallFriend, Declare, Pass, Play, Redeal, Surr
 from .round import _NO_CARDS, Phase, Round
 
 _RANDOM = random.Random
-
-# The one-card plays, made once: a random single (most plays) is one of these, not a new tuple for
-# the round to keep and the collector to trace.
-ONE_CARD: tuple[tuple[int], ...] = tuple([(c,) for c in range(NUM_KINDS)])
 
 
 def _items(cards: Sequence[int]) -> list[tuple[int, int]]:
