@@ -169,11 +169,12 @@ def declaring_counts(hand: Sequence[int], level_rank: LevelRank) -> dict[int, in
     (the order the options come in); a card appended to the hand goes last if it is new."""
     # Only level cards and jokers declare: one C-level pass keeps those six kinds and counts them
     # in the order met (a scan of the hand per kind: about five times the time for a four-deck hand).
-    kinds = _DECLARING_SETS.get(level_rank) or frozenset(declaring_kinds(level_rank))
+    kinds = DECLARING_SETS.get(level_rank) or frozenset(declaring_kinds(level_rank))
     return kind_counts(filter(kinds.__contains__, hand))
 
 
-_DECLARING_SETS = {level: frozenset(declaring_kinds(LevelRank(level))) for level in range(2, 16)}
+# per level, the kinds that declare as a set (for C-level membership tests over a hand)
+DECLARING_SETS = {level: frozenset(declaring_kinds(LevelRank(level))) for level in range(2, 16)}
 
 
 def options_from_counts(

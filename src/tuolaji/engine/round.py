@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, get_args
 from ..cards import NUM_KINDS, POINTS, RANK_OF, LevelRank, is_joker, suit_of
 from ..combos import Combo, decompose, single_combo
 from ..declaring import (
+    DECLARING_SETS,
     Bid,
     bid_reason,
     declaring_counts,
-    declaring_kinds,
     is_override_bid,
     options,
     options_from_counts,
@@ -210,7 +210,6 @@ _PASSED: tuple[Passed, ...] = tuple([_tuple_new(Passed, (seat,)) for seat in ran
 # no new tuple per trick for the collector to trace).
 _TRICK_ENDED: dict[tuple[int, int, int], TrickEnded] = {}
 _NO_CARDS: list[int] = []  # a suit a hand does not hold (never changed)
-_DECLARING_KINDS = {level: frozenset(declaring_kinds(LevelRank(level))) for level in range(2, 16)}
 
 
 class Round:
@@ -318,7 +317,7 @@ class Round:
         self._declaring: list[_Declaring | None] = [None] * self.players  # see declaration_options()
         self._suits: list[_Suits | None] = [None] * self.players  # see suit_cards()
         self._deal_size = self.players * self.hand_size  # cards dealt to hands (the rest is the kitty)
-        self._declaring_kinds = _DECLARING_KINDS[level]
+        self._declaring_kinds = DECLARING_SETS[level]
         self._find_friend = rules.partnership == _FIND_FRIEND
 
     # ----------------------------------------------------------------- queries
