@@ -18,7 +18,7 @@ from ..ruleset import FriendCall
 from ..tricks import follow_reason, follow_shape_reason
 from ..trump import TrumpContext
 from .actions import Action, Bury, CallFriend, Declare, Pass, Play, Redeal, Surrender, SurrenderAnswer
-from .round import _NO_CARDS, Phase, Round
+from .round import Phase, Round
 
 _RANDOM = random.Random
 
@@ -402,17 +402,13 @@ def random_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
         return _random_lead(rnd.hands[seat], ctx, rng)
     lead = trick.plays[0]
     hand = rnd.hands[seat]
-    kept = rnd._suits[seat]  # the round's suit lists (Round.suit_cards, read here without its call)
-    if kept is not None and kept.hand is hand and kept.n == len(hand):
-        suit = kept.lists.get(ctx.eff[lead[0]], _NO_CARDS)
-    else:
-        suit = rnd.suit_cards(seat, ctx.eff[lead[0]])  # kept by the round: no pass over the hand
+    suit = rnd.suit_cards(seat, ctx.eff[lead[0]])  # kept by the round: no pass over the hand
     n = len(suit)
     if len(lead) == 1 and n > 1:  # most follows: as random_legal_play draws them, rng.choice(suit)
         if type(rng) is not _RANDOM:
             return ONE_CARD[rng.choice(suit)]
         # random.Random's choice written out (its _randbelow, the same in 3.11 to 3.13): the same
-        # getrandbits draws without the two Python calls (tests/test_rule_checks.py compares them)
+        # getrandbits draws without the two Python calls (tests/test_engine.py compares them)
         getrandbits = rng.getrandbits
         k = n.bit_length()
         r = getrandbits(k)
