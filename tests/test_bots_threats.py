@@ -221,3 +221,34 @@ def test_a_follows_listing_is_the_same_remembered_or_not_and_a_pairs_follows_are
             assert unkept[0] == ([p for p in every if p[0] == p[1]] or every)
             pairs_led += 1
     assert pairs_led > 5
+
+
+@pytest.mark.parametrize("preset", [None, "three-deck", "bianfeng-friend"])
+def test_a_rollouts_follow_to_a_single_is_choose_follows_over_the_card_kinds(preset: str | None) -> None:
+    """The rollouts score a follow to a single led card kind by card kind, from the round's suit
+    counts, without a trick state or a list of scored options: the same choice as
+    ``choose_follow`` over the same options (ties included: the higher card)."""
+    from tuolaji.bots.rollout import _single_follow
+    from tuolaji.bots.tactics import choose_follow
+    from tuolaji.cards import ONE_CARD
+
+    checked = 0
+    for index in range(5):
+        for rnd in heuristic_plays(preset, 48, index):
+            trick, seat, ctx = rnd.trick, rnd.turn, rnd.ctx
+            assert trick is not None and seat is not None and ctx is not None
+            if not trick.plays or len(trick.plays[0]) != 1:
+                continue
+            play = rnd.copy()
+            threats = HandThreats(play)
+            att, side = threats.sides()
+            hand = play.hands[seat]
+            st = TrickState(seat, play.players, hand, ctx, trick.seats, trick.plays, trick.lead_comps, side, att[seat], len(hand))
+            by_suit = play.suit_counts(seat)
+            own = by_suit.get(ctx.eff[trick.plays[0][0]])
+            kinds = list(own.items()) if own else [x for cards in by_suit.values() for x in cards.items()]
+            want = choose_follow(st, threats, [ONE_CARD[c] for c, _ in kinds])
+            assert _single_follow(play, seat, threats, kinds) == want
+            assert _single_follow(play, seat, threats, kinds[::-1]) == want  # (whatever the order)
+            checked += len(kinds) > 1
+    assert checked > 100

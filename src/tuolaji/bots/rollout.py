@@ -11,15 +11,25 @@ from __future__ import annotations
 import random
 import threading
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ..cards import ONE_CARD, POINTS
 from ..combos import Combo, best_top, decompose_unkept
 from ..engine.legal import lead_combos, random_play
 from ..engine.round import Phase, Round
-from ..tricks import follow_reason, trick_winner
+from ..tricks import best_so_far, follow_reason, trick_winner
 from ..trump import TRUMP, TrumpContext
-from .tactics import BEATEN_HOLDS, TrickState, choose_follow, choose_lead, strengths, structured_pick, sure_throw
+from .tactics import (
+    BEATEN_HOLDS,
+    LAMBDA,
+    LEAD_BONUS,
+    TrickState,
+    choose_follow,
+    choose_lead,
+    strengths,
+    structured_pick,
+    sure_throw,
+)
 from .teams import same_side
 
 
@@ -368,12 +378,10 @@ def _tactical(rnd: Round, seat: int, threats: HandThreats) -> tuple[int, ...]:
         own = by_suit.get(ctx.eff[plays[0][0]])
         if own is not None and len(own) == 1:  # one card kind of the suit: the only follow
             return (next(iter(own)),)
-        att, side = threats.sides()
-        st = TrickState(seat, rnd.players, hand, ctx, trick.seats, plays, trick.lead_comps, side, att[seat], len(hand))
         # a single led: every card kind of the suit, or of the hand when void
         if own:
-            return choose_follow(st, threats, list(map(ONE_CARD.__getitem__, own)))
-        return choose_follow(st, threats, [ONE_CARD[c] for cards in by_suit.values() for c in cards])
+            return _single_follow(rnd, seat, threats, own.items())
+        return _single_follow(rnd, seat, threats, [x for cards in by_suit.values() for x in cards.items()])
     att, side = threats.sides()
     tricks_left = max(1, len(hand) // len(plays[0])) if plays else len(hand)
     st = TrickState(seat, rnd.players, hand, ctx, trick.seats, plays, trick.lead_comps, side, att[seat], tricks_left)
@@ -408,6 +416,85 @@ def _tactical(rnd: Round, seat: int, threats: HandThreats) -> tuple[int, ...]:
             (ally_void if att[s] == att[seat] else foe_void).update(_ALL_SUITS.difference(h))
     options = _few_leads(hand, ctx, unseen_top)
     return choose_lead(st, threats, options, ally_void.__contains__, foe_void.__contains__)
+
+
+def _single_follow(rnd: Round, seat: int, threats: HandThreats, kinds: Iterable[tuple[int, int]]) -> tuple[int, ...]:
+    """``choose_follow`` to a single led, over ``kinds`` (each card kind the seat may play and its
+    copies in hand): :func:`.tactics.score_follows`' single case, the same arithmetic, without
+    a trick state, a list of scored options or a scan of the hand per option; the best score
+    wins, ties to the higher card (``max`` of the (score, play) pairs: no two plays are equal).
+    A rank (tier, top) is kept as one number, ``tier * 64 + top`` (tops are below 64)."""
+    trick = rnd.trick
+    ctx = rnd.ctx
+    assert trick is not None and ctx is not None
+    plays = trick.plays
+    players = rnd.players
+    eff, order = ctx.eff, ctx.order
+    suit = eff[plays[0][0]]
+    same = threats.sides()[1]
+    partner_later = False
+    foes_later: list[int] = []
+    for j in range(1, players - len(plays)):
+        o = (seat + j) % players
+        if same(o, seat):
+            partner_later = True
+        else:
+            foes_later.append(o)
+    w, (best_tier, best_top) = best_so_far(plays, ctx, trick.lead_comps)
+    best_rank = best_tier * 64 + best_top
+    table = 0
+    for p in plays:
+        table += POINTS[p[0]]
+    ours_now = same(trick.seats[w], seat)
+    p_partner = 0.0
+    if ours_now:
+        p_partner = 1.0
+        if foes_later:
+            b = plays[w][0]
+            p_partner = threats.hold_chance(foes_later, suit, 0 if eff[b] == suit else 1, 1, 1, order[b], 1)
+    elif partner_later:
+        p_partner = 0.25
+    last_bonus = 30.0 if len(rnd.hands[seat]) == 1 else 0.0  # the last trick decides the kitty
+    kept, broken = _given_up(ctx)
+    beaten: dict[int, float] = {}
+    best_score = 0.0
+    best_card = -1
+    for c, held in kinds:
+        pts = table + POINTS[c]
+        given_up = broken[c] if held >= 2 else kept[c]
+        ec = eff[c]
+        rank = order[c] if ec == suit else (64 + order[c] if ec == TRUMP else -1)
+        if rank > best_rank:  # c would win the trick so far (-1: a discard never does)
+            if not foes_later:
+                p_win = 1.0
+            else:
+                chance = beaten.get(rank)
+                if chance is None:
+                    chance = beaten[rank] = threats.hold_chance(foes_later, suit, rank >> 6, 1, 1, rank & 63, 1)
+                p_win = chance
+            if ours_now:  # overtaking a partner only matters if the partner was at risk
+                p_win = max(p_win, p_partner)
+        else:
+            p_win = p_partner
+        score = p_win * (pts + LEAD_BONUS + last_bonus) - (1 - p_win) * (pts + last_bonus) - given_up
+        if best_card < 0 or score > best_score or (score == best_score and c > best_card):
+            best_score, best_card = score, c
+    return ONE_CARD[best_card]
+
+
+_GIVEN_UP: dict[TrumpContext, tuple[tuple[float, ...], tuple[float, ...]]] = {}
+
+
+def _given_up(ctx: TrumpContext) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Per card kind, :func:`.tactics.cost` of playing one copy, as ``score_follows`` works it
+    out for a single: from one copy, and from two or more (a pair broken)."""
+    got = _GIVEN_UP.get(ctx)
+    if got is None:
+        tab, eff = strengths(ctx), ctx.eff
+        kept = tuple(LAMBDA * (0.0 + tab[c]) for c in range(len(tab)))
+        broken = tuple(LAMBDA * (((10 if eff[c] == TRUMP else 6) + 0.0) + tab[c]) for c in range(len(tab)))
+        got = _GIVEN_UP[ctx] = (kept, broken)
+    return got
 
 
 POLICIES: dict[str, Policy] = {"greedy": greedy_play, "tactical": tactical_play, "random": random_play}
