@@ -252,3 +252,34 @@ def test_a_rollouts_follow_to_a_single_is_choose_follows_over_the_card_kinds(pre
             assert _single_follow(play, seat, threats, kinds[::-1]) == want  # (whatever the order)
             checked += len(kinds) > 1
     assert checked > 100
+
+
+@pytest.mark.parametrize("preset", [None, "three-deck", "bianfeng-friend"])
+def test_a_rollouts_lead_is_choose_leads_over_the_same_options(preset: str | None) -> None:
+    """The rollouts score their leads inline, asking whether a foe beats an option once per suit
+    and shape: the same choice as ``choose_lead`` with the rollout's oracle over the same options
+    and voids (the voids drawn at random, so that the partner-ruff terms are met)."""
+    from tuolaji.bots.rollout import _best_lead, _few_leads
+    from tuolaji.bots.tactics import choose_lead
+
+    rng = random.Random(5)
+    checked = 0
+    for index in range(4):
+        for rnd in heuristic_plays(preset, 49, index):
+            trick, seat, ctx = rnd.trick, rnd.turn, rnd.ctx
+            assert trick is not None and seat is not None and ctx is not None
+            if trick.plays:
+                continue
+            play = rnd.copy()
+            threats = HandThreats(play)
+            att, side = threats.sides()
+            hand = play.hands[seat]
+            st = TrickState(seat, play.players, hand, ctx, trick.seats, trick.plays, trick.lead_comps, side, att[seat], len(hand))
+            options = _few_leads(hand, ctx, lambda e, k, m: rng.randint(-1, 14))
+            ally_void = set(rng.sample(range(TRUMP + 1), rng.randint(0, 2)))
+            foe_void = set(rng.sample(range(TRUMP + 1), rng.randint(0, 2)))
+            want = choose_lead(st, threats, options, ally_void.__contains__, foe_void.__contains__)
+            assert _best_lead(play, seat, att, options, ally_void, foe_void) == want
+            assert _best_lead(play, seat, att, options[::-1], ally_void, foe_void) == want
+            checked += len(set(options)) > 1
+    assert checked > 60

@@ -13,19 +13,21 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from ..cards import ONE_CARD, POINTS
+from ..cards import ONE_CARD, POINTS, kind_counts
 from ..combos import Combo, best_top, decompose_unkept
 from ..engine.legal import lead_combos, random_play
 from ..engine.round import Phase, Round
 from ..tricks import best_so_far, follow_reason, trick_winner
 from ..trump import TRUMP, TrumpContext
 from .tactics import (
+    _LEADS,
     BEATEN_HOLDS,
     LAMBDA,
     LEAD_BONUS,
     TrickState,
+    _lead_facts,
     choose_follow,
-    choose_lead,
+    cost,
     strengths,
     structured_pick,
     sure_throw,
@@ -383,9 +385,9 @@ def _tactical(rnd: Round, seat: int, threats: HandThreats) -> tuple[int, ...]:
             return _single_follow(rnd, seat, threats, own.items())
         return _single_follow(rnd, seat, threats, [x for cards in by_suit.values() for x in cards.items()])
     att, side = threats.sides()
-    tricks_left = max(1, len(hand) // len(plays[0])) if plays else len(hand)
-    st = TrickState(seat, rnd.players, hand, ctx, trick.seats, plays, trick.lead_comps, side, att[seat], tricks_left)
     if plays:
+        tricks_left = max(1, len(hand) // len(plays[0]))
+        st = TrickState(seat, rnd.players, hand, ctx, trick.seats, plays, trick.lead_comps, side, att[seat], tricks_left)
         return choose_follow(st, threats)
     others = [s for s in range(rnd.players) if s != seat]
     held = [rnd.suit_counts(s) for s in others]  # each other hand's cards by suit
@@ -415,7 +417,95 @@ def _tactical(rnd: Round, seat: int, threats: HandThreats) -> tuple[int, ...]:
         if len(h) <= TRUMP:
             (ally_void if att[s] == att[seat] else foe_void).update(_ALL_SUITS.difference(h))
     options = _few_leads(hand, ctx, unseen_top)
-    return choose_lead(st, threats, options, ally_void.__contains__, foe_void.__contains__)
+    return _best_lead(rnd, seat, att, options, ally_void, foe_void)
+
+
+def _best_lead(
+    rnd: Round, seat: int, att: Sequence[bool], options: Sequence[tuple[int, ...]], ally_void: set[int], foe_void: set[int]
+) -> tuple[int, ...]:
+    """``choose_lead`` with the rollout's oracle (``att``: per seat whether it attacks in this
+    deal): :func:`.tactics.score_leads` inline, the same arithmetic, without a trick state or a
+    list of scored options; the best score wins, ties to the greater play (``max`` of the
+    (score, play) pairs). Whether a foe beats an option is asked once per suit and shape (the
+    lowest top that no foe beats, :func:`_safe_from`), from the foes' suit counts read once: a
+    suit's top and low singles ask the same."""
+    ctx = rnd.ctx
+    assert ctx is not None
+    hand = rnd.hands[seat]
+    n_hand = len(hand)
+    mine = rnd.suit_counts(seat)
+    trumps = mine.get(TRUMP)
+    n_trump = sum(trumps.values()) if trumps else 0
+    trump_rich = n_trump * 2 >= n_hand
+    attacker = att[seat]
+    foes = [rnd.suit_counts(s) for s in range(rnd.players) if att[s] != attacker]
+    last_tricks = n_hand <= 2
+    facts = _LEADS.get
+    kept, broken = _given_up(ctx)
+    safe_from: dict[int, int] = {}  # (suit, k, m, cards) as one int -> the lowest top no foe beats
+    have: dict[int, int] | None = None  # the hand's copies per kind, counted when a lead of several is not safe
+    best_score = 0.0
+    best: tuple[int, ...] | None = None
+    for p in options:
+        got = facts((ctx, p))
+        e, k, m, top, pts, total_strength = got if got is not None else _lead_facts(p, ctx)
+        size = len(p)
+        key = e << 24 | k << 16 | m << 8 | size
+        limit = safe_from.get(key)
+        if limit is None:
+            limit = safe_from[key] = _safe_from(foes, e, k, m, size, ctx.order)
+        safe = top >= limit
+        if safe:
+            score = 6.0 + 2.0 * size + pts * 0.5
+            if last_tricks and size > 1:
+                score += 20.0  # the last tricks: win big, protect or capture the kitty
+        else:
+            if size == 1:  # cost() of one card (the hand's copies from the suit counts)
+                c = p[0]
+                score = -pts * 1.2 - (broken[c] if mine[e][c] >= 2 else kept[c]) * 0.5
+            else:
+                if have is None:
+                    have = kind_counts(hand)
+                score = -pts * 1.2 - cost(p, hand, ctx, have) * 1.0
+            if e != TRUMP and e in ally_void and e not in foe_void:
+                score += 4.0 + (size == 1)  # let the partner ruff
+        if e == TRUMP:
+            if not attacker and trump_rich:
+                score += 1.5
+            elif attacker and n_trump < n_hand:
+                score -= 3.0  # attackers keep trumps to ruff and to win the last trick
+        elif e in foe_void and not safe:
+            score -= 2.0
+        score -= 0.01 * total_strength
+        if best is None or score > best_score or (score == best_score and p > best):
+            best_score, best = score, p
+    assert best is not None
+    return best
+
+
+_BEATEN = 1 << 30  # a top no lead reaches: beaten whatever its top
+
+
+def _safe_from(foes: Sequence[Mapping[int, Mapping[int, int]]], e: int, k: int, m: int, n: int, order: Sequence[int]) -> int:
+    """The lowest top of a ``(k, m)`` lead of ``n`` cards of suit ``e`` that none of ``foes``
+    (their cards by suit) beats: :meth:`HandThreats.beaten_by` at tier 0 answers True exactly
+    for the tops below it (a foe holding the suit beats a lower top with its best of the shape;
+    a foe void in it ruffs any top when it holds trumps enough)."""
+    limit = -1
+    for by_suit in foes:
+        own = by_suit.get(e)
+        if own:
+            if sum(own.values()) >= n:
+                best = max(map(order.__getitem__, own)) if k == 1 else best_top(own, k, m, order)
+                if best > limit:
+                    limit = best
+        elif e != TRUMP:
+            cards = by_suit.get(TRUMP)
+            if cards and sum(cards.values()) >= n:
+                best = max(map(order.__getitem__, cards)) if k == 1 else best_top(cards, k, m, order)
+                if best > -1:
+                    return _BEATEN
+    return limit
 
 
 def _single_follow(rnd: Round, seat: int, threats: HandThreats, kinds: Iterable[tuple[int, int]]) -> tuple[int, ...]:
