@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -365,6 +366,64 @@ def test_sampling_shuffles_as_the_standard_library_does() -> None:
         theirs.shuffle(std)
         assert mine == std
         assert ours.getstate() == theirs.getstate()
+
+
+def _plain_draw(prep: Any, rng: random.Random, strict: bool, voids: bool) -> list[list[int]] | None:
+    """A sampled deal's hidden cards drawn the plain way: each card (shuffled, the most
+    constrained first) to one of its allowed seats with room, in proportion to their room."""
+    room = list(prep.room)
+    out = [list(cards) for cards in prep.out]
+    cards = list(prep.cards)
+    rng.shuffle(cards)
+    group, sizes, sets = prep.options(strict, voids)
+    cards.sort(key=lambda c: sizes[c])
+    for c in cards:
+        seats = [s for s in sets[group[c]] if room[s] > 0]
+        if not seats:
+            return None
+        r = rng.random() * sum(room[s] for s in seats)
+        for s in seats:
+            r -= room[s]
+            if r < 0:
+                break
+        out[s].append(c)
+        room[s] -= 1
+    if strict:
+        eff = prep.mem.ctx.eff
+        for s, lacks in enumerate(prep.mem.no_pairs):
+            suited = [c for c in out[s] if eff[c] in lacks]
+            if lacks and len(set(suited)) < len(suited):
+                return None
+    return out
+
+
+def test_a_sampled_deal_is_the_plain_draw_from_the_same_generator() -> None:
+    """Sampling draws each card with the room of its open seats carried from the card before
+    and the shuffle's swaps made once per size: the same deal, and the generator left in the
+    same state, as the plain draw (every rule set of draws, void-heavy positions included)."""
+    from tuolaji.bots.determinize import _prepared, _try_sample
+
+    checked = failed = 0
+    for i in range(1, 6):
+        rnd = _round(i)
+        bots = [make_bot("heuristic", seed=k) for k in range(4)]
+        for tricks in (2, 6, 10):
+            rnd = play_to(rnd, bots, tricks=tricks)
+            seat = rnd.turn
+            if seat is None:
+                break
+            obs = observe(rnd, seat)
+            mem = remember(obs)
+            prep = _prepared(obs, mem, {s: obs.hand_sizes[s] for s in range(obs.players) if s != seat})
+            for seed in range(20):
+                for strict, voids in ((True, True), (False, True), (False, False)):
+                    ours, theirs = random.Random(seed), random.Random(seed)
+                    got = _try_sample(prep, ours, strict=strict, voids=voids)
+                    assert got == _plain_draw(prep, theirs, strict, voids)
+                    assert ours.getstate() == theirs.getstate()
+                    checked += 1
+                    failed += got is None
+    assert checked > 500 and failed < checked
 
 
 def test_a_rollouts_forced_play_is_the_one_the_tactics_choose() -> None:

@@ -144,6 +144,10 @@ def _try_sample(prep: _Prepared, rng: random.Random, *, strict: bool, voids: boo
     random_ = rng.random
     # each set of allowed seats, less the seats already full: the same until another seat fills
     open_seats: list[list[int] | None] = [None] * len(sets)
+    # the room of the last card's open seats, when it drew among several: one less for the next
+    # card of the same set (the cards come sorted, so most follow one of their own set)
+    last = -1
+    total = 0
     for c in cards:
         g = group[c]
         seats = open_seats[g]
@@ -152,19 +156,24 @@ def _try_sample(prep: _Prepared, rng: random.Random, *, strict: bool, voids: boo
         if len(seats) == 1:  # r = random() * room[s] - room[s] < 0: this seat (the draw is made all the same)
             random_()
             s = seats[0]
+            last = -1
         elif not seats:
             return None
         else:
-            total = sum(map(room.__getitem__, seats))
+            if g != last:
+                total = sum(map(room.__getitem__, seats))
+                last = g
             r = random_() * total
             for s in seats:
                 r -= room[s]
                 if r < 0:
                     break
+            total -= 1
         out[s].append(c)
         room[s] -= 1
         if not room[s]:
             open_seats = [None] * len(sets)
+            last = -1
     if strict:
         mem, eff = prep.mem, prep.mem.ctx.eff
         for s, lacks in enumerate(mem.no_pairs):
@@ -184,13 +193,22 @@ def shuffle(cards: list[int], rng: random.Random) -> None:
         rng.shuffle(cards)
         return
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    steps = _SWAPS.get(len(cards)) or _swaps(len(cards))
+    for i, n, k in steps:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+_SWAPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _swaps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """The shuffle's swaps of a list of ``size``: per position ``i`` from the last down to 1, the
+    number of positions it draws from (``i + 1``) and their bit length, made once per size."""
+    got = _SWAPS[size] = tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+    return got
 
 
 def build_round(obs: Observation, hands: list[list[int]], kitty: list[int], rules: RuleSet | None = None) -> Round:
