@@ -267,19 +267,28 @@ class HandThreats:
         (only what the test reads, in the order it reads it: most questions are asked once of a
         hand as it is, so keeping the answers cost more than they saved)."""
         suit_counts, order = self.rnd.suit_counts, self._order
+        # (singles: a card above the top is asked for by a loop, cheaper than max() over a few
+        # kinds; one card led needs no count, the round keeping no zero counts)
         for seat in seats:
             by_suit = suit_counts(seat)
             own = by_suit.get(suit)
             if own:  # holding the suit: only a better combination of it beats
-                if tier == 0 and sum(own.values()) >= n:
-                    best = max(map(order.__getitem__, own)) if k == 1 else best_top(own, k, m, order)
-                    if best > top:
+                if tier == 0 and (n == 1 or sum(own.values()) >= n):
+                    if k == 1:
+                        for c in own:
+                            if order[c] > top:
+                                return True
+                    elif best_top(own, k, m, order) > top:
                         return True
             elif suit != TRUMP:  # void: a ruff with enough trumps (none for a trump lead)
                 cards = by_suit.get(TRUMP)
-                if cards and sum(cards.values()) >= n:
-                    best = max(map(order.__getitem__, cards)) if k == 1 else best_top(cards, k, m, order)
-                    if best > (top if tier == 1 else -1):
+                if cards and (n == 1 or sum(cards.values()) >= n):
+                    low = top if tier == 1 else -1
+                    if k == 1:
+                        for c in cards:
+                            if order[c] > low:
+                                return True
+                    elif best_top(cards, k, m, order) > low:
                         return True
         return False
 
@@ -400,9 +409,9 @@ def _tactical(rnd: Round, seat: int, threats: HandThreats) -> tuple[int, ...]:
             for h in held:
                 own = h.get(e)
                 if own:
-                    best = max(map(order.__getitem__, own))
-                    if best > top:
-                        top = best
+                    for c in own:  # (a loop: cheaper than max() over a few kinds)
+                        if order[c] > top:
+                            top = order[c]
             return top
         out: dict[int, int] = {}
         for h in held:
@@ -495,15 +504,19 @@ def _safe_from(foes: Sequence[Mapping[int, Mapping[int, int]]], e: int, k: int, 
     for by_suit in foes:
         own = by_suit.get(e)
         if own:
-            if sum(own.values()) >= n:
-                best = max(map(order.__getitem__, own)) if k == 1 else best_top(own, k, m, order)
-                if best > limit:
-                    limit = best
+            if n == 1 or sum(own.values()) >= n:  # (no zero counts: one card led needs no count)
+                if k == 1:
+                    for c in own:  # (a loop: cheaper than max() over a few kinds)
+                        if order[c] > limit:
+                            limit = order[c]
+                else:
+                    best = best_top(own, k, m, order)
+                    if best > limit:
+                        limit = best
         elif e != TRUMP:
             cards = by_suit.get(TRUMP)
-            if cards and sum(cards.values()) >= n:
-                best = max(map(order.__getitem__, cards)) if k == 1 else best_top(cards, k, m, order)
-                if best > -1:
+            if cards and (n == 1 or sum(cards.values()) >= n):
+                if k == 1 or best_top(cards, k, m, order) > -1:  # (any trump's order is above -1)
                     return _BEATEN
     return limit
 
