@@ -504,28 +504,31 @@ def test_a_random_lead_is_the_choice_among_every_lead(decks: int) -> None:
 
 @pytest.mark.parametrize("decks", [2, 4])
 def test_random_plays_draw_as_random_choice_draws(decks: int) -> None:
-    """The random player writes ``random.Random``'s choice out for a plain ``Random``; a subclass,
-    which it leaves to ``rng.choice``, draws the same plays and leaves the same random state."""
+    """The random player writes ``random.Random``'s choice out for a plain ``Random`` (and its
+    one-card sample, out of the suit led); a subclass, which it leaves to ``rng.choice`` and
+    ``rng.sample``, draws the same plays and leaves the same random state."""
     from tuolaji.engine.legal import random_play
 
     class Subclass(random.Random):
         pass
 
     rules = RuleSet(decks=decks)
-    singles = 0
+    singles = out_of_suit = 0
     for seed in range(8):
         rnd = _shuffled_in_play(rules, random.Random(seed), level=2 + seed)
         twin = rnd.copy()
         plain, sub = random.Random(seed), Subclass(seed)
         while rnd.phase == Phase.PLAY:
-            assert rnd.turn is not None and twin.turn == rnd.turn
+            assert rnd.turn is not None and twin.turn == rnd.turn and rnd.trick is not None and rnd.ctx is not None
             play = random_play(rnd, rnd.turn, plain)
             assert random_play(twin, twin.turn, sub) == play
             singles += len(play) == 1
+            led = rnd.trick.plays[0] if rnd.trick.plays else None
+            out_of_suit += led is not None and len(led) == 1 and not rnd.suit_cards(rnd.turn, rnd.ctx.eff[led[0]])
             rnd.apply(Play(rnd.turn, play))
             twin.apply(Play(twin.turn, play))
         assert plain.random() == sub.random()
-    assert singles > 100
+    assert singles > 100 and out_of_suit > 20
 
 
 def test_the_single_combination_leads_are_those_decompose_reads_as_one_combination() -> None:

@@ -404,17 +404,21 @@ def random_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     hand = rnd.hands[seat]
     suit = rnd.suit_cards(seat, ctx.eff[lead[0]])  # kept by the round: no pass over the hand
     n = len(suit)
-    if len(lead) == 1 and n > 1:  # most follows: as random_legal_play draws them, rng.choice(suit)
-        if type(rng) is not _RANDOM:
-            return ONE_CARD[rng.choice(suit)]
-        # random.Random's choice written out (its _randbelow, the same in 3.11 to 3.13): the same
-        # getrandbits draws without the two Python calls (tests/test_engine.py compares them)
+    if len(lead) == 1 and n != 1 and type(rng) is _RANDOM:  # most follows: as random_legal_play draws them
+        # rng.choice(suit), or out of the suit rng.sample(hand, 1), which draws as rng.choice(hand)
+        # does (one _randbelow(len(hand)) in either of its ways); random.Random's _randbelow
+        # written out (the same in 3.11 to 3.13): the same getrandbits draws without the Python
+        # calls (tests/test_engine.py compares them)
+        pool = suit if n else hand
+        n = len(pool)
         getrandbits = rng.getrandbits
         k = n.bit_length()
         r = getrandbits(k)
         while r >= n:
             r = getrandbits(k)
-        return ONE_CARD[suit[r]]
+        return ONE_CARD[pool[r]]
+    if len(lead) == 1 and n > 1:  # another generator: through its own choice
+        return ONE_CARD[rng.choice(suit)]
     return random_legal_play(hand, lead, ctx, rng, trick.lead_comps, suit=suit)
 
 
