@@ -58,29 +58,49 @@ def greedy_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
     ours = same_side(rnd.is_attacker, trick.seats[best_i], seat)
     last = len(plays) == rnd.players - 1
     suit = [c for c in hand if eff[c] == e]
-    tab = strengths(ctx)
-    key = tab.__getitem__  # a card's rank, trumps above the plain suits
+    tab = strengths(ctx)  # a card's rank, trumps above the plain suits
     if suit:
         if ours:
             pts = [c for c in suit if POINTS[c]]
-            return (max(pts, key=_feeding(ctx, tab).__getitem__) if pts and (last or rng.random() < 0.7) else min(suit, key=key),)
+            return ONE_CARD[_highest(pts, _feeding(ctx, tab)) if pts and (last or rng.random() < 0.7) else _lowest(suit, tab)]
         if eff[best] == e:
             top = order[best]
             beaters = [c for c in suit if order[c] > top]
             if beaters and (table or last or rng.random() < 0.5):
-                return (min(beaters, key=key) if last else max(beaters, key=key),)
+                return ONE_CARD[_lowest(beaters, tab) if last else _highest(beaters, tab)]
         plain = [c for c in suit if not POINTS[c]] or suit
-        return (min(plain, key=key),)
+        return ONE_CARD[_lowest(plain, tab)]
     if ours:
         pts = [c for c in hand if POINTS[c] and eff[c] != TRUMP]
         if pts:
-            return (max(pts, key=_feeding(ctx, tab).__getitem__),)
+            return ONE_CARD[_highest(pts, _feeding(ctx, tab))]
     elif table:
         ruffs = [c for c in hand if eff[c] == TRUMP and (eff[best] != TRUMP or order[c] > order[best])]
         if ruffs:
-            return (min(ruffs, key=key),)
+            return ONE_CARD[_lowest(ruffs, tab)]
     junk = [c for c in hand if eff[c] != TRUMP and not POINTS[c]] or [c for c in hand if eff[c] != TRUMP] or hand
-    return (min(junk, key=key),)
+    return ONE_CARD[_lowest(junk, tab)]
+
+
+def _lowest(cards: Sequence[int], rank: Sequence[int]) -> int:
+    """``min(cards, key=rank.__getitem__)``: the first card of the lowest rank, by a loop (a few
+    cards: cheaper than ``min`` calling a key per card)."""
+    best = cards[0]
+    low = rank[best]
+    for c in cards:
+        if rank[c] < low:
+            best, low = c, rank[c]
+    return best
+
+
+def _highest(cards: Sequence[int], rank: Sequence[int]) -> int:
+    """``max(cards, key=rank.__getitem__)``: the first card of the highest rank, by a loop."""
+    best = cards[0]
+    high = rank[best]
+    for c in cards:
+        if rank[c] > high:
+            best, high = c, rank[c]
+    return best
 
 
 _FEEDING: dict[TrumpContext, tuple[int, ...]] = {}
@@ -137,13 +157,13 @@ def _lead(hand: list[int], eff: tuple[int, ...], order: tuple[int, ...], rng: ra
         return (pair, pair)
     plain = [c for c in hand if eff[c] != TRUMP]
     if not plain:
-        return (max(hand, key=lambda c: order[c]) if rng.random() < 0.5 else min(hand, key=lambda c: order[c]),)
-    top = max(plain, key=lambda c: order[c])
+        return ONE_CARD[_highest(hand, order) if rng.random() < 0.5 else _lowest(hand, order)]
+    top = _highest(plain, order)
     if order[top] >= 11 and rng.random() < 0.8:  # an ace
-        return (top,)
+        return ONE_CARD[top]
     c = rng.choice(plain)
     low = [x for x in plain if eff[x] == eff[c] and not POINTS[x]]
-    return (min(low, key=lambda x: order[x]) if low else c,)
+    return ONE_CARD[_lowest(low, order) if low else c]
 
 
 Policy = Callable[[Round, int, random.Random], tuple[int, ...]]
@@ -395,9 +415,17 @@ def _tactical(rnd: Round, seat: int, threats: HandThreats) -> tuple[int, ...]:
         return _single_follow(rnd, seat, threats, [x for cards in by_suit.values() for x in cards.items()])
     att, side = threats.sides()
     if plays:
-        tricks_left = max(1, len(hand) // len(plays[0]))
+        tricks_left = len(hand) // len(plays[0]) or 1
         st = TrickState(seat, rnd.players, hand, ctx, trick.seats, plays, trick.lead_comps, side, att[seat], tricks_left)
         return choose_follow(st, threats)
+    return _tactical_lead(rnd, seat, att)
+
+
+def _tactical_lead(rnd: Round, seat: int, att: Sequence[bool]) -> tuple[int, ...]:
+    """A rollout's tactical lead (its own function: the closure's cells are made only here)."""
+    ctx = rnd.ctx
+    assert ctx is not None
+    hand = rnd.hands[seat]
     others = [s for s in range(rnd.players) if s != seat]
     held = [rnd.suit_counts(s) for s in others]  # each other hand's cards by suit
     order = ctx.order
@@ -534,12 +562,12 @@ def _single_follow(rnd: Round, seat: int, threats: HandThreats, kinds: Iterable[
     players = rnd.players
     eff, order = ctx.eff, ctx.order
     suit = eff[plays[0][0]]
-    same = threats.sides()[1]
+    att = threats.sides()[0]
+    mine = att[seat]
     partner_later = False
     foes_later: list[int] = []
-    for j in range(1, players - len(plays)):
-        o = (seat + j) % players
-        if same(o, seat):
+    for o in _LATER[players][len(plays)][seat]:
+        if att[o] == mine:
             partner_later = True
         else:
             foes_later.append(o)
@@ -548,7 +576,7 @@ def _single_follow(rnd: Round, seat: int, threats: HandThreats, kinds: Iterable[
     table = 0
     for p in plays:
         table += POINTS[p[0]]
-    ours_now = same(trick.seats[w], seat)
+    ours_now = att[trick.seats[w]] == mine
     p_partner = 0.0
     if ours_now:
         p_partner = 1.0
@@ -584,6 +612,15 @@ def _single_follow(rnd: Round, seat: int, threats: HandThreats, kinds: Iterable[
             best_score, best_card = score, c
     return ONE_CARD[best_card]
 
+
+# Per table size, cards played to the trick and seat: the seats still to play after it, in order
+_LATER: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(tuple((seat + j) % players for j in range(1, players - played)) for seat in range(players))
+        for played in range(players)
+    )
+    for players in range(9)
+)
 
 _GIVEN_UP: dict[TrumpContext, tuple[tuple[float, ...], tuple[float, ...]]] = {}
 
