@@ -20,11 +20,12 @@ from ..engine.round import Phase, Round
 from ..tricks import best_so_far, follow_reason, trick_winner
 from ..trump import TRUMP, TrumpContext
 from .tactics import (
+    _LATER,
     _LEADS,
     BEATEN_HOLDS,
-    LAMBDA,
     LEAD_BONUS,
     TrickState,
+    _given_up,
     _lead_facts,
     choose_follow,
     cost,
@@ -611,30 +612,6 @@ def _single_follow(rnd: Round, seat: int, threats: HandThreats, kinds: Iterable[
         if best_card < 0 or score > best_score or (score == best_score and c > best_card):
             best_score, best_card = score, c
     return ONE_CARD[best_card]
-
-
-# Per table size, cards played to the trick and seat: the seats still to play after it, in order
-_LATER: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = tuple(
-    tuple(
-        tuple(tuple((seat + j) % players for j in range(1, players - played)) for seat in range(players))
-        for played in range(players)
-    )
-    for players in range(9)
-)
-
-_GIVEN_UP: dict[TrumpContext, tuple[tuple[float, ...], tuple[float, ...]]] = {}
-
-
-def _given_up(ctx: TrumpContext) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """Per card kind, :func:`.tactics.cost` of playing one copy, as ``score_follows`` works it
-    out for a single: from one copy, and from two or more (a pair broken)."""
-    got = _GIVEN_UP.get(ctx)
-    if got is None:
-        tab, eff = strengths(ctx), ctx.eff
-        kept = tuple(LAMBDA * (0.0 + tab[c]) for c in range(len(tab)))
-        broken = tuple(LAMBDA * (((10 if eff[c] == TRUMP else 6) + 0.0) + tab[c]) for c in range(len(tab)))
-        got = _GIVEN_UP[ctx] = (kept, broken)
-    return got
 
 
 POLICIES: dict[str, Policy] = {"greedy": greedy_play, "tactical": tactical_play, "random": random_play}

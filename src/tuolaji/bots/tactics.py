@@ -334,6 +334,30 @@ def _follow_facts(
     return out
 
 
+# Per table size, cards played to the trick and seat: the seats still to play after it, in order
+_LATER: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(tuple((seat + j) % players for j in range(1, players - played)) for seat in range(players))
+        for played in range(players)
+    )
+    for players in range(9)
+)
+
+_GIVEN_UP: dict[TrumpContext, tuple[tuple[float, ...], tuple[float, ...]]] = {}
+
+
+def _given_up(ctx: TrumpContext) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Per card kind, :func:`cost` of playing one copy, as :func:`score_follows` works it
+    out for a single: from one copy, and from two or more (a pair broken)."""
+    got = _GIVEN_UP.get(ctx)
+    if got is None:
+        tab, eff = strengths(ctx), ctx.eff
+        kept = tuple(LAMBDA * (0.0 + tab[c]) for c in range(len(tab)))
+        broken = tuple(LAMBDA * (((10 if eff[c] == TRUMP else 6) + 0.0) + tab[c]) for c in range(len(tab)))
+        got = _GIVEN_UP[ctx] = (kept, broken)
+    return got
+
+
 def score_follows(
     st: TrickState, threats: Threats, opts: Sequence[tuple[int, ...]], facts: Sequence[Fact] | None = None
 ) -> list[tuple[float, tuple[int, ...]]]:
@@ -344,15 +368,13 @@ def score_follows(
     lead = plays[0]
     n = len(lead)
     eff, order = ctx.eff, ctx.order
-    tab = _STRENGTHS.get(ctx) or strengths(ctx)
     suit = eff[lead[0]]
     seat = st.seat
     same_side = st.same_side
     # the seats still to play: a partner among them, and the opponents (the only ones threats are asked of)
     partner_later = False
     foes_later: list[int] = []
-    for j in range(1, st.players - len(plays)):
-        o = (seat + j) % st.players
+    for o in _LATER[st.players][len(plays)][seat]:
         if same_side(o, seat):
             partner_later = True
         else:
@@ -388,24 +410,17 @@ def score_follows(
     if st.tricks_left == 1:  # the last trick decides the kitty
         last_bonus = 30.0
     scored: list[tuple[float, tuple[int, ...]]] = []
+    if n == 1:
+        _score_singles(scored, opts, st, threats, table, best_rank, foes_later, ours_now, p_partner, last_bonus)
+        return scored
     # survival() of a winning play asks the same of the same foes for the same (tier, top): a
     # winning play's rank is exactly its winning_shape(), so the answer is kept per rank
     beaten: dict[Rank, float] = {}
-    single = n == 1
-    held = st.hand.count  # a single: how many of the card the hand holds (one C-level scan)
-    if not single and facts is None:
+    if facts is None:
         facts = _follow_facts(opts, st.hand, lead, comps, ctx)
     for i, p in enumerate(opts):
-        if single:  # cost(), points() and play_rank() of one card, inline (the same arithmetic)
-            c = p[0]
-            pts = table + POINTS[c]
-            given_up = LAMBDA * (((10 if eff[c] == TRUMP else 6) + 0.0 if held(c) >= 2 else 0.0) + tab[c])
-            ec = eff[c]
-            rank: Rank | None = (0, order[c]) if ec == suit else ((1, order[c]) if ec == TRUMP else None)
-        else:
-            assert facts is not None
-            pts, given_up, rank = facts[i]
-            pts += table
+        pts, given_up, rank = facts[i]
+        pts += table
         if rank is not None and rank > best_rank:  # p would win the trick so far
             if not foes_later:
                 p_win = 1.0
@@ -422,6 +437,50 @@ def score_follows(
         score = p_win * (pts + LEAD_BONUS + last_bonus) - (1 - p_win) * (pts + last_bonus) - given_up
         scored.append((score, p))
     return scored
+
+
+def _score_singles(
+    scored: list[tuple[float, tuple[int, ...]]],
+    opts: Sequence[tuple[int, ...]],
+    st: TrickState,
+    threats: Threats,
+    table: int,
+    best_rank: Rank,
+    foes_later: list[int],
+    ours_now: bool,
+    p_partner: float,
+    last_bonus: float,
+) -> None:
+    """:func:`score_follows` of one-card follows to a single led: cost(), points() and
+    play_rank() of one card inline (the same arithmetic; the cost from a table per context), a
+    rank (tier, top) as one number, ``tier * 64 + top`` (tops are below 64; -1: cannot win)."""
+    ctx = st.ctx
+    eff, order = ctx.eff, ctx.order
+    suit = eff[st.plays[0][0]]
+    kept, broken = _given_up(ctx)
+    held = st.hand.count  # how many of the card the hand holds (one C-level scan)
+    best = best_rank[0] * 64 + best_rank[1]
+    beaten: dict[int, float] = {}  # hold_chance per winning rank, asked once
+    for p in opts:
+        c = p[0]
+        pts = table + POINTS[c]
+        given_up = broken[c] if held(c) >= 2 else kept[c]
+        ec = eff[c]
+        rank = order[c] if ec == suit else (64 + order[c] if ec == TRUMP else -1)
+        if rank > best:  # p would win the trick so far
+            if not foes_later:
+                p_win = 1.0
+            else:
+                chance = beaten.get(rank)
+                if chance is None:
+                    chance = beaten[rank] = threats.hold_chance(foes_later, suit, rank >> 6, 1, 1, rank & 63, 1)
+                p_win = chance
+            if ours_now:  # overtaking a partner only matters if the partner was at risk
+                p_win = max(p_win, p_partner)
+        else:
+            p_win = p_partner
+        score = p_win * (pts + LEAD_BONUS + last_bonus) - (1 - p_win) * (pts + last_bonus) - given_up
+        scored.append((score, p))
 
 
 # ------------------------------------------------------------------ leading
