@@ -112,8 +112,9 @@ def test_the_free_tuple_search_is_remembered_by_its_count_pattern() -> None:
 @pytest.mark.parametrize("preset", ["classic", "three-deck", "super-four-deck"])
 def test_declaration_options_shared_by_the_seats_answer_as_worked_out_afresh(preset: str) -> None:
     """The seats that did not make the standing bid share one table of first standing copies
-    (eleventh session): each seat's options, asked in turn, are those worked out with the table
-    emptied first; the declaring counts are the kinds in the order the hand first shows them."""
+    (eleventh session), and the same bid made by another seat is answered by the same tables
+    (twelfth): each seat's options, asked in turn, are those worked out with the table emptied
+    first; the declaring counts are the kinds in the order the hand first shows them."""
     import dataclasses
 
     from tuolaji.declaring import _FIRSTS, declaring_counts, declaring_kinds, options, read_bid
@@ -123,7 +124,7 @@ def test_declaration_options_shared_by_the_seats_answer_as_worked_out_afresh(pre
     variants = [base, dataclasses.replace(base, declare_style=DeclareStyle.JOKER_BACKED)]
     variants.append(dataclasses.replace(base, self_override=True, suit_order_overrides=True, jokers_declare_first=False))
     rng = random.Random(len(preset))
-    shown = 0
+    shown = moved_differs = 0
     for _ in range(1_500):
         rules = rng.choice(variants)
         level = rng.randint(2, 15)
@@ -135,13 +136,18 @@ def test_declaration_options_shared_by_the_seats_answer_as_worked_out_afresh(pre
             current = read_bid(rng.randrange(4), list(rng.choice(first)), level, rules)
         pairs_only = rng.random() < 0.3
         shared = [options(seat, hand, level, current, rules, pairs_only=pairs_only) for seat, hand in enumerate(hands)]
+        moved = current and current._replace(seat=(current.seat + 1 + rng.randrange(3)) % 4)  # the tables above serve it
+        again = [options(seat, hand, level, moved, rules, pairs_only=pairs_only) for seat, hand in enumerate(hands)]
         for seat, hand in enumerate(hands):
             kinds = declaring_kinds(level)
             assert list(declaring_counts(hand, level).items()) == [(c, hand.count(c)) for c in dict.fromkeys(hand) if c in kinds]
             _FIRSTS.clear()
             assert options(seat, hand, level, current, rules, pairs_only=pairs_only) == shared[seat]
+            _FIRSTS.clear()
+            assert options(seat, hand, level, moved, rules, pairs_only=pairs_only) == again[seat]
             shown += len(shared[seat])
-    assert shown > 1_000
+            moved_differs += again[seat] != shared[seat]
+    assert shown > 1_000 and moved_differs > 100
 
 
 @pytest.mark.parametrize("decks", [3, 4])

@@ -213,9 +213,14 @@ def _first_standing(
 
     The answers depend on the seat only through whether it made ``current`` (see _first_copies
     and bid_reason), so the other seats share one table: with more decks there are more bids,
-    and each bid has every seat's kinds tried again.
+    and each bid has every seat's kinds tried again. For the same reason the standing bid is
+    keyed without its seat: the same bid made by another seat (in this round or another) is
+    answered by the same tables.
     """
-    key = (id(rules), current is not None and current.seat == seat, level_rank, current, pairs_only)
+    if current is None:
+        key: tuple[object, ...] = (id(rules), False, level_rank, None, pairs_only)
+    else:
+        key = (id(rules), current.seat == seat, level_rank, current[1:], pairs_only)
     known = _FIRSTS.get(key)
     if known is not None and known[0] is rules:
         return known[1]
@@ -226,7 +231,7 @@ def _first_standing(
     return firsts
 
 
-# (rules id, the asking seat made the standing bid, level, standing bid, pairs only) -> first
+# (rules id, the asking seat made the standing bid, level, standing bid less its seat, pairs only) -> first
 # standing copies per kind; the rule set itself is kept in the value, so a recycled id never
 # answers for another rule set.
 _FIRSTS: dict[tuple[object, ...], tuple[RuleSet, dict[int, int | None]]] = {}
