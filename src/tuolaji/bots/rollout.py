@@ -22,6 +22,7 @@ from ..trump import TRUMP, TrumpContext
 from .tactics import (
     _LATER,
     _LEADS,
+    _STRENGTHS,
     BEATEN_HOLDS,
     LEAD_BONUS,
     TrickState,
@@ -56,10 +57,11 @@ def greedy_play(rnd: Round, seat: int, rng: random.Random) -> tuple[int, ...]:
         table += POINTS[c]
         if (eff[c] == eff[best] and order[c] > order[best]) or (eff[c] == TRUMP and eff[best] != TRUMP):
             best_i, best = i, c
-    ours = same_side(rnd.is_attacker, trick.seats[best_i], seat)
+    is_attacker = rnd.is_attacker
+    ours = is_attacker(trick.seats[best_i]) == is_attacker(seat)  # (teams.same_side, inline)
     last = len(plays) == rnd.players - 1
     suit = [c for c in hand if eff[c] == e]
-    tab = strengths(ctx)  # a card's rank, trumps above the plain suits
+    tab = _STRENGTHS.get(ctx) or strengths(ctx)  # a card's rank, trumps above the plain suits
     if suit:
         if ours:
             pts = [c for c in suit if POINTS[c]]
