@@ -279,7 +279,8 @@ def test_a_rollouts_lead_is_choose_leads_over_the_same_options(preset: str | Non
             ally_void = set(rng.sample(range(TRUMP + 1), rng.randint(0, 2)))
             foe_void = set(rng.sample(range(TRUMP + 1), rng.randint(0, 2)))
             want = choose_lead(st, threats, options, ally_void.__contains__, foe_void.__contains__)
-            assert _best_lead(play, seat, att, options, ally_void, foe_void) == want
-            assert _best_lead(play, seat, att, options[::-1], ally_void, foe_void) == want
+            foes = [play.suit_counts(s) for s in range(play.players) if att[s] != att[seat]]
+            assert _best_lead(play, seat, att, foes, options, ally_void, foe_void) == want
+            assert _best_lead(play, seat, att, foes, options[::-1], ally_void, foe_void) == want
             checked += len(set(options)) > 1
     assert checked > 60

@@ -429,7 +429,7 @@ def _tactical_lead(rnd: Round, seat: int, att: Sequence[bool]) -> tuple[int, ...
     ctx = rnd.ctx
     assert ctx is not None
     hand = rnd.hands[seat]
-    others = [s for s in range(rnd.players) if s != seat]
+    others = _LATER[rnd.players][0][seat]  # (in play order: what is asked of them is a max or a union)
     held = [rnd.suit_counts(s) for s in others]  # each other hand's cards by suit
     order = ctx.order
 
@@ -453,22 +453,32 @@ def _tactical_lead(rnd: Round, seat: int, att: Sequence[bool]) -> tuple[int, ...
     # the suits some partner (some opponent) holds none of, the same whichever lead asks
     ally_void: set[int] = set()
     foe_void: set[int] = set()
+    foes: list[dict[int, Counter[int]]] = []
+    me = att[seat]
     for s, h in zip(others, held, strict=True):
+        if att[s] != me:
+            foes.append(h)
         if len(h) <= TRUMP:
-            (ally_void if att[s] == att[seat] else foe_void).update(_ALL_SUITS.difference(h))
+            (ally_void if att[s] == me else foe_void).update(_ALL_SUITS.difference(h))
     options = _few_leads(hand, ctx, unseen_top)
-    return _best_lead(rnd, seat, att, options, ally_void, foe_void)
+    return _best_lead(rnd, seat, att, foes, options, ally_void, foe_void)
 
 
 def _best_lead(
-    rnd: Round, seat: int, att: Sequence[bool], options: Sequence[tuple[int, ...]], ally_void: set[int], foe_void: set[int]
+    rnd: Round,
+    seat: int,
+    att: Sequence[bool],
+    foes: Sequence[Mapping[int, Mapping[int, int]]],
+    options: Sequence[tuple[int, ...]],
+    ally_void: set[int],
+    foe_void: set[int],
 ) -> tuple[int, ...]:
     """``choose_lead`` with the rollout's oracle (``att``: per seat whether it attacks in this
-    deal): :func:`.tactics.score_leads` inline, the same arithmetic, without a trick state or a
-    list of scored options; the best score wins, ties to the greater play (``max`` of the
-    (score, play) pairs). Whether a foe beats an option is asked once per suit and shape (the
-    lowest top that no foe beats, :func:`_safe_from`), from the foes' suit counts read once: a
-    suit's top and low singles ask the same."""
+    deal; ``foes``: the other side's cards by suit, as the round counts them):
+    :func:`.tactics.score_leads` inline, the same arithmetic, without a trick state or a list of
+    scored options; the best score wins, ties to the greater play (``max`` of the (score, play)
+    pairs). Whether a foe beats an option is asked once per suit and shape (the lowest top that
+    no foe beats, :func:`_safe_from`): a suit's top and low singles ask the same."""
     ctx = rnd.ctx
     assert ctx is not None
     hand = rnd.hands[seat]
@@ -478,7 +488,6 @@ def _best_lead(
     n_trump = sum(trumps.values()) if trumps else 0
     trump_rich = n_trump * 2 >= n_hand
     attacker = att[seat]
-    foes = [rnd.suit_counts(s) for s in range(rnd.players) if att[s] != attacker]
     last_tricks = n_hand <= 2
     facts = _LEADS.get
     kept, broken = _given_up(ctx)
