@@ -345,9 +345,10 @@ def _few_leads(hand: Sequence[int], ctx: TrumpContext, unseen_top: Callable[[int
             if len(_SUIT_LEADS) >= _SUIT_LEADS_MAX:
                 _SUIT_LEADS.clear()
         out += part[0]
-        throw = sure_throw(e, part[1], unseen_top)
-        if throw is not None:
-            out.append(throw)
+        if len(part[1]) > 1:  # (one combination makes no throw)
+            throw = sure_throw(e, part[1], unseen_top)
+            if throw is not None:
+                out.append(throw)
     return out
 
 
@@ -594,7 +595,8 @@ def _single_follow(rnd: Round, seat: int, threats: HandThreats, kinds: Iterable[
         p_partner = 1.0
         if foes_later:
             b = plays[w][0]
-            p_partner = threats.hold_chance(foes_later, suit, 0 if eff[b] == suit else 1, 1, 1, order[b], 1)
+            beaten_by = threats.beaten_by(foes_later, suit, 0 if eff[b] == suit else 1, 1, 1, order[b], 1)
+            p_partner = BEATEN_HOLDS if beaten_by else 1.0  # (hold_chance, inline)
     elif partner_later:
         p_partner = 0.25
     last_bonus = 30.0 if len(rnd.hands[seat]) == 1 else 0.0  # the last trick decides the kitty
@@ -613,10 +615,13 @@ def _single_follow(rnd: Round, seat: int, threats: HandThreats, kinds: Iterable[
             else:
                 chance = beaten.get(rank)
                 if chance is None:
-                    chance = beaten[rank] = threats.hold_chance(foes_later, suit, rank >> 6, 1, 1, rank & 63, 1)
+                    # (hold_chance, inline)
+                    chance = BEATEN_HOLDS if threats.beaten_by(foes_later, suit, rank >> 6, 1, 1, rank & 63, 1) else 1.0
+                    beaten[rank] = chance
                 p_win = chance
             if ours_now:  # overtaking a partner only matters if the partner was at risk
-                p_win = max(p_win, p_partner)
+                if p_partner > p_win:  # (max() without the call)
+                    p_win = p_partner
         else:
             p_win = p_partner
         score = p_win * (pts + LEAD_BONUS + last_bonus) - (1 - p_win) * (pts + last_bonus) - given_up

@@ -431,7 +431,8 @@ def score_follows(
                     chance = beaten[rank] = threats.hold_chance(foes_later, suit, tier, k, m, top, n)
                 p_win = chance
             if ours_now:  # overtaking a partner only matters if the partner was at risk
-                p_win = max(p_win, p_partner)
+                if p_partner > p_win:  # (max() without the call)
+                    p_win = p_partner
         else:
             p_win = p_partner
         score = p_win * (pts + LEAD_BONUS + last_bonus) - (1 - p_win) * (pts + last_bonus) - given_up
@@ -476,7 +477,8 @@ def _score_singles(
                     chance = beaten[rank] = threats.hold_chance(foes_later, suit, rank >> 6, 1, 1, rank & 63, 1)
                 p_win = chance
             if ours_now:  # overtaking a partner only matters if the partner was at risk
-                p_win = max(p_win, p_partner)
+                if p_partner > p_win:  # (max() without the call)
+                    p_win = p_partner
         else:
             p_win = p_partner
         score = p_win * (pts + LEAD_BONUS + last_bonus) - (1 - p_win) * (pts + last_bonus) - given_up
