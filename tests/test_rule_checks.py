@@ -182,3 +182,29 @@ def test_a_follow_to_a_triple_or_quad_ranks_as_the_whole_structure_check(decks: 
         assert play_rank(play, lead, decompose(lead, ctx), ctx) == want
         ranked += want is not None
     assert 500 < ranked < 3_500
+
+
+def test_a_contexts_tables_are_those_its_suits_and_orders_define() -> None:
+    """A trump context's derived tables (twelfth session: made by a sort and slices, the display
+    keys and the order groups when first read, the singles shared by the contexts) are what each
+    card's effective suit and order define, for every level, trump and tractor rule."""
+    from tuolaji.cards import SUIT_OF
+    from tuolaji.combos import Combo, single_combo
+
+    singles: dict[tuple[int, int], Combo] = {}
+    for level in range(2, 16):
+        for trump in (None, 0, 1, 2, 3):
+            for tractor in (True, False):
+                ctx = TrumpContext(level, trump, 2, tractor)  # type: ignore[arg-type]
+                eff, order = ctx.eff, ctx.order
+                for e in range(5):
+                    kinds = tuple(c for c in range(54) if eff[c] == e)
+                    assert ctx.suit_kinds[e] == kinds and ctx.suit_sets[e] == frozenset(kinds)
+                    assert ctx.by_order[e] == tuple(tuple(c for c in kinds if order[c] == o) for o in range(20))
+                for c in range(54):
+                    assert ctx.pos[c] == eff[c] * 32 + order[c] and ctx.pos_bit[c] == 1 << ctx.pos[c]
+                    assert ctx.sort_key[c] == eff[c] * 64 + order[c] * 4 + SUIT_OF[c] % 4
+                    one = single_combo(c, ctx)
+                    assert one == Combo(1, 1, order[c], (c,))
+                    assert singles.setdefault((order[c], c), one) is one  # one object per card and order
+                assert ctx.sort(list(range(54))) == sorted(range(54), key=lambda c: (eff[c], order[c], SUIT_OF[c] % 4))

@@ -103,8 +103,19 @@ def single_combo(card: int, ctx: TrumpContext) -> Combo:
 
 
 def _singles(ctx: TrumpContext) -> tuple[Combo, ...]:
-    singles = _SINGLES[ctx] = tuple([_new_tuple(Combo, (1, 1, o, (c,))) for c, o in enumerate(ctx.order)])
+    # a single is (1, 1, its order, (card,)) whatever else the context is: each is made once and
+    # shared by the contexts (a new context made 54 of them, a third of its first use's cost)
+    singles = _SINGLES[ctx] = tuple([_ONES.get(o << 6 | c) or _one(o, c) for c, o in enumerate(ctx.order)])
     return singles
+
+
+def _one(order: int, card: int) -> Combo:
+    got: Combo = _new_tuple(Combo, (1, 1, order, (card,)))
+    _ONES[order << 6 | card] = got
+    return got
+
+
+_ONES: dict[int, Combo] = {}  # order << 6 | card -> that card's single at that order (at most 20 x 54)
 
 
 _TOP = operator.itemgetter(2)  # Combo.top

@@ -28,10 +28,10 @@ class TrumpContext:
         "notrump_level_tractor",
         "eff",
         "order",
-        "sort_key",
+        "_sort_key",
         "pos",
         "pos_bit",
-        "by_order",
+        "_by_order",
         "suit_kinds",
         "suit_sets",
     )
@@ -42,10 +42,10 @@ class TrumpContext:
     notrump_level_tractor: bool
     eff: tuple[int, ...]
     order: tuple[int, ...]
-    sort_key: tuple[int, ...]
+    _sort_key: tuple[int, ...] | None
     pos: tuple[int, ...]
     pos_bit: tuple[int, ...]  # 1 << pos: a set of chain positions as one int (touching: mask & mask >> 1)
-    by_order: tuple[tuple[tuple[int, ...], ...], ...]
+    _by_order: tuple[tuple[tuple[int, ...], ...], ...] | None
     suit_kinds: tuple[tuple[int, ...], ...]  # per effective suit (0..3, TRUMP): its card kinds in card order
     suit_sets: tuple[frozenset[int], ...]  # the same as sets: filter(suit_sets[e].__contains__, hand) is a C-level pass
 
@@ -55,6 +55,27 @@ class TrumpContext:
     def __repr__(self) -> str:
         suit = suit_letter(self.trump) or "NT"
         return f"TrumpContext(level={self.level}, trump={suit}, decks={self.decks})"
+
+    @property
+    def sort_key(self) -> tuple[int, ...]:
+        """Per card kind, its place in display order (see :meth:`sort`). Made on first use: only
+        displays read it, and it was a fifth of the cost of a new context."""
+        got = self._sort_key
+        if got is None:
+            got = self._sort_key = tuple([e * 64 + o * 4 + s % 4 for e, o, s in zip(self.eff, self.order, SUIT_OF, strict=True)])
+        return got
+
+    @property
+    def by_order(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """Per effective suit (0..3, TRUMP), per order 0..19, its card kinds in card order. Made
+        on first use: no rule check reads it, and it was half the cost of a new context."""
+        got = self._by_order
+        if got is None:
+            groups: list[list[list[int]]] = [[[] for _ in range(20)] for _ in range(5)]
+            for c, e, o in zip(range(NUM_KINDS), self.eff, self.order, strict=True):
+                groups[e][o].append(c)
+            got = self._by_order = tuple([tuple(map(tuple, suit_groups)) for suit_groups in groups])
+        return got
 
     def is_trump(self, card: int) -> bool:
         return self.eff[card] == TRUMP
@@ -113,16 +134,19 @@ def _context(level: LevelRank, trump: int | None, decks: int, notrump_level_trac
     ctx.level, ctx.trump, ctx.decks = level, trump, decks
     ctx.notrump_level_tractor = notrump_level_tractor
     ctx.eff, ctx.order = tuple(eff), tuple(order)
-    ctx.sort_key = tuple([e * 64 + o * 4 + s % 4 for e, o, s in zip(eff, order, SUIT_OF, strict=True)])
+    ctx._sort_key = None  # made when first read (displays)
     # chain position across suits: equal orders of different effective suits never touch
     ctx.pos = tuple([e * 32 + o for e, o in zip(eff, order, strict=True)])
     ctx.pos_bit = tuple([1 << p for p in ctx.pos])
-    groups: list[list[list[int]]] = [[[] for _ in range(20)] for _ in range(5)]
-    kinds: list[list[int]] = [[], [], [], [], []]
-    for c, e, o in zip(range(NUM_KINDS), eff, order, strict=True):
-        groups[e][o].append(c)
-        kinds[e].append(c)
-    ctx.by_order = tuple([tuple(map(tuple, suit_groups)) for suit_groups in groups])
-    ctx.suit_kinds = tuple(map(tuple, kinds))
+    ctx._by_order = None  # made when first read: no rule check reads it
+    # each suit's kinds in card order by one stable sort, not a loop appending kind by kind
+    by_suit = sorted(range(NUM_KINDS), key=eff.__getitem__)
+    kinds: list[tuple[int, ...]] = []
+    start = 0
+    for e in range(5):
+        end = start + eff.count(e)
+        kinds.append(tuple(by_suit[start:end]))
+        start = end
+    ctx.suit_kinds = tuple(kinds)
     ctx.suit_sets = tuple(map(frozenset, kinds))
     return ctx
