@@ -30,7 +30,7 @@ class TrumpContext:
         "order",
         "_sort_key",
         "pos",
-        "pos_bit",
+        "_pos_bit",
         "_by_order",
         "suit_kinds",
         "suit_sets",
@@ -44,7 +44,7 @@ class TrumpContext:
     order: tuple[int, ...]
     _sort_key: tuple[int, ...] | None
     pos: tuple[int, ...]
-    pos_bit: tuple[int, ...]  # 1 << pos: a set of chain positions as one int (touching: mask & mask >> 1)
+    _pos_bit: tuple[int, ...] | None
     _by_order: tuple[tuple[tuple[int, ...], ...], ...] | None
     suit_kinds: tuple[tuple[int, ...], ...]  # per effective suit (0..3, TRUMP): its card kinds in card order
     suit_sets: tuple[frozenset[int], ...]  # the same as sets: filter(suit_sets[e].__contains__, hand) is a C-level pass
@@ -55,6 +55,15 @@ class TrumpContext:
     def __repr__(self) -> str:
         suit = suit_letter(self.trump) or "NT"
         return f"TrumpContext(level={self.level}, trump={suit}, decks={self.decks})"
+
+    @property
+    def pos_bit(self) -> tuple[int, ...]:
+        """Per card kind, ``1 << pos``: a set of chain positions as one int (touching: ``mask &
+        mask >> 1``). Made on first use: the random player's tractor count reads it once a lead."""
+        got = self._pos_bit
+        if got is None:
+            got = self._pos_bit = tuple([1 << p for p in self.pos])
+        return got
 
     @property
     def sort_key(self) -> tuple[int, ...]:
@@ -137,16 +146,10 @@ def _context(level: LevelRank, trump: int | None, decks: int, notrump_level_trac
     ctx._sort_key = None  # made when first read (displays)
     # chain position across suits: equal orders of different effective suits never touch
     ctx.pos = tuple([e * 32 + o for e, o in zip(eff, order, strict=True)])
-    ctx.pos_bit = tuple([1 << p for p in ctx.pos])
-    ctx._by_order = None  # made when first read: no rule check reads it
-    # each suit's kinds in card order by one stable sort, not a loop appending kind by kind
-    by_suit = sorted(range(NUM_KINDS), key=eff.__getitem__)
-    kinds: list[tuple[int, ...]] = []
-    start = 0
-    for e in range(5):
-        end = start + eff.count(e)
-        kinds.append(tuple(by_suit[start:end]))
-        start = end
-    ctx.suit_kinds = tuple(kinds)
+    ctx._pos_bit = ctx._by_order = None  # made when first read
+    kinds: list[list[int]] = [[], [], [], [], []]
+    for c, e in enumerate(eff):
+        kinds[e].append(c)
+    ctx.suit_kinds = tuple(map(tuple, kinds))
     ctx.suit_sets = tuple(map(frozenset, kinds))
     return ctx

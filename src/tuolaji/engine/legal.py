@@ -498,8 +498,9 @@ def _structured_pick(suit: list[int], comps: Sequence[Combo], ctx: TrumpContext,
                 options.remove(c)
             if have >= need or len(picked) + k > n:
                 break
-    rest = list(chain.from_iterable(starmap(repeat, counts.items())))  # the cards left, as Counter.elements lists them
-    picked.extend(rng.sample(rest, n - len(picked)))
+    if len(picked) < n:  # (a sample of no cards draws nothing)
+        rest = list(chain.from_iterable(starmap(repeat, counts.items())))  # the cards left, as Counter.elements lists them
+        picked.extend(rng.sample(rest, n - len(picked)))
     return tuple(picked)
 
 
