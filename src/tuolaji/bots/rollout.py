@@ -17,19 +17,19 @@ from ..cards import ONE_CARD, POINTS, kind_counts
 from ..combos import Combo, best_top, decompose_unkept
 from ..engine.legal import lead_combos, random_play
 from ..engine.round import Phase, Round
-from ..tricks import best_so_far, follow_reason, trick_winner
+from ..tricks import follow_reason, trick_winner
 from ..trump import TRUMP, TrumpContext
 from .tactics import (
     _LATER,
     _LEADS,
     _STRENGTHS,
     BEATEN_HOLDS,
-    LEAD_BONUS,
     TrickState,
     _given_up,
     _lead_facts,
     choose_follow,
     cost,
+    score_singles,
     strengths,
     structured_pick,
     sure_throw,
@@ -564,70 +564,15 @@ def _safe_from(foes: Sequence[Mapping[int, Mapping[int, int]]], e: int, k: int, 
 
 def _single_follow(rnd: Round, seat: int, threats: HandThreats, kinds: Iterable[tuple[int, int]]) -> tuple[int, ...]:
     """``choose_follow`` to a single led, over ``kinds`` (each card kind the seat may play and its
-    copies in hand): :func:`.tactics.score_follows`' single case, the same arithmetic, without
-    a trick state, a list of scored options or a scan of the hand per option; the best score
-    wins, ties to the higher card (``max`` of the (score, play) pairs: no two plays are equal).
-    A rank (tier, top) is kept as one number, ``tier * 64 + top`` (tops are below 64)."""
-    trick = rnd.trick
-    ctx = rnd.ctx
+    copies in hand), scored by :func:`.tactics.score_singles` from the round's suit counts, without
+    a trick state or a scan of the hand per option; the best score wins, ties to the higher card
+    (as ``choose_follow``'s ``max`` of (score, play) pairs: no two plays are equal)."""
+    trick, ctx = rnd.trick, rnd.ctx
     assert trick is not None and ctx is not None
-    plays = trick.plays
-    players = rnd.players
-    eff, order = ctx.eff, ctx.order
-    suit = eff[plays[0][0]]
-    att = threats.sides()[0]
-    mine = att[seat]
-    partner_later = False
-    foes_later: list[int] = []
-    for o in _LATER[players][len(plays)][seat]:
-        if att[o] == mine:
-            partner_later = True
-        else:
-            foes_later.append(o)
-    w, (best_tier, best_top) = best_so_far(plays, ctx, trick.lead_comps)
-    best_rank = best_tier * 64 + best_top
-    table = 0
-    for p in plays:
-        table += POINTS[p[0]]
-    ours_now = att[trick.seats[w]] == mine
-    p_partner = 0.0
-    if ours_now:
-        p_partner = 1.0
-        if foes_later:
-            b = plays[w][0]
-            beaten_by = threats.beaten_by(foes_later, suit, 0 if eff[b] == suit else 1, 1, 1, order[b], 1)
-            p_partner = BEATEN_HOLDS if beaten_by else 1.0  # (hold_chance, inline)
-    elif partner_later:
-        p_partner = 0.25
-    last_bonus = 30.0 if len(rnd.hands[seat]) == 1 else 0.0  # the last trick decides the kitty
-    kept, broken = _given_up(ctx)
-    beaten: dict[int, float] = {}
-    best_score = 0.0
-    best_card = -1
-    for c, held in kinds:
-        pts = table + POINTS[c]
-        given_up = broken[c] if held >= 2 else kept[c]
-        ec = eff[c]
-        rank = order[c] if ec == suit else (64 + order[c] if ec == TRUMP else -1)
-        if rank > best_rank:  # c would win the trick so far (-1: a discard never does)
-            if not foes_later:
-                p_win = 1.0
-            else:
-                chance = beaten.get(rank)
-                if chance is None:
-                    # (hold_chance, inline)
-                    chance = BEATEN_HOLDS if threats.beaten_by(foes_later, suit, rank >> 6, 1, 1, rank & 63, 1) else 1.0
-                    beaten[rank] = chance
-                p_win = chance
-            if ours_now:  # overtaking a partner only matters if the partner was at risk
-                if p_partner > p_win:  # (max() without the call)
-                    p_win = p_partner
-        else:
-            p_win = p_partner
-        score = p_win * (pts + LEAD_BONUS + last_bonus) - (1 - p_win) * (pts + last_bonus) - given_up
-        if best_card < 0 or score > best_score or (score == best_score and c > best_card):
-            best_score, best_card = score, c
-    return ONE_CARD[best_card]
+    side = threats.sides()[1]
+    last = len(rnd.hands[seat]) == 1
+    scored = score_singles(ctx, seat, rnd.players, trick.plays, trick.seats, trick.lead_comps, side, threats, kinds, last)
+    return ONE_CARD[max(scored)[1]]
 
 
 POLICIES: dict[str, Policy] = {"greedy": greedy_play, "tactical": tactical_play, "random": random_play}

@@ -9,7 +9,7 @@ looks at the sampled hands, which is fair because those hands are guesses.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -367,10 +367,15 @@ def score_follows(
     plays = st.plays
     lead = plays[0]
     n = len(lead)
-    eff, order = ctx.eff, ctx.order
+    eff = ctx.eff
     suit = eff[lead[0]]
     seat = st.seat
     same_side = st.same_side
+    if n == 1:  # a single led (most follows)
+        held = st.hand.count  # how many of the card the hand holds (one C-level scan)
+        kinds = [(p[0], held(p[0])) for p in opts]
+        singles = score_singles(ctx, seat, st.players, plays, st.seats, st.comps, same_side, threats, kinds, st.tricks_left == 1)
+        return [(score, p) for (score, _), p in zip(singles, opts, strict=True)]
     # the seats still to play: a partner among them, and the opponents (the only ones threats are asked of)
     partner_later = False
     foes_later: list[int] = []
@@ -379,40 +384,20 @@ def score_follows(
             partner_later = True
         else:
             foes_later.append(o)
-    if n == 1:  # a single led (most follows): best_so_far's and survival()'s single case, inline
-        comps: Sequence[Combo] = ()  # (not read for singles)
-        w, best_rank = best_so_far(plays, ctx, st.comps)
-        table = 0
-        for p in plays:
-            table += POINTS[p[0]]
-        k = m = 1
-        ours_now = same_side(st.seats[w], seat)
-        p_partner = 0.0
-        if ours_now:
-            p_partner = 1.0
-            if foes_later:
-                b = plays[w][0]
-                p_partner = threats.hold_chance(foes_later, suit, 0 if eff[b] == suit else 1, 1, 1, order[b], 1)
-        elif partner_later:
-            p_partner = 0.25
-    else:
-        comps = st.comps or decompose(lead, ctx)
-        w, best_rank = best_so_far(plays, ctx, comps)
-        table = sum([POINTS[c] for p in plays for c in p])
-        k, m = comps[0].k, comps[0].m
-        ours_now = same_side(st.seats[w], seat)
-        p_partner = 0.0
-        if ours_now:
-            p_partner = survival(st, plays[w], foes_later, threats)
-        elif partner_later:
-            p_partner = 0.25
+    comps = st.comps or decompose(lead, ctx)
+    w, best_rank = best_so_far(plays, ctx, comps)
+    table = sum([POINTS[c] for p in plays for c in p])
+    k, m = comps[0].k, comps[0].m
+    ours_now = same_side(st.seats[w], seat)
+    p_partner = 0.0
+    if ours_now:
+        p_partner = survival(st, plays[w], foes_later, threats)
+    elif partner_later:
+        p_partner = 0.25
     last_bonus = 0.0
     if st.tricks_left == 1:  # the last trick decides the kitty
         last_bonus = 30.0
     scored: list[tuple[float, tuple[int, ...]]] = []
-    if n == 1:
-        _score_singles(scored, opts, st, threats, table, best_rank, foes_later, ours_now, p_partner, last_bonus)
-        return scored
     # survival() of a winning play asks the same of the same foes for the same (tier, top): a
     # winning play's rank is exactly its winning_shape(), so the answer is kept per rank
     beaten: dict[Rank, float] = {}
@@ -440,35 +425,57 @@ def score_follows(
     return scored
 
 
-def _score_singles(
-    scored: list[tuple[float, tuple[int, ...]]],
-    opts: Sequence[tuple[int, ...]],
-    st: TrickState,
+def score_singles(
+    ctx: TrumpContext,
+    seat: int,
+    players: int,
+    plays: Sequence[tuple[int, ...]],
+    seats: Sequence[int],
+    comps: Sequence[Combo] | None,
+    same_side: Callable[[int, int], bool],
     threats: Threats,
-    table: int,
-    best_rank: Rank,
-    foes_later: list[int],
-    ours_now: bool,
-    p_partner: float,
-    last_bonus: float,
-) -> None:
-    """:func:`score_follows` of one-card follows to a single led: cost(), points() and
-    play_rank() of one card inline (the same arithmetic; the cost from a table per context), a
-    rank (tier, top) as one number, ``tier * 64 + top`` (tops are below 64; -1: cannot win)."""
-    ctx = st.ctx
+    kinds: Iterable[tuple[int, int]],
+    last_trick: bool,
+) -> list[tuple[float, int]]:
+    """:func:`score_follows` of one-card follows to a single led, one ``(score, card)`` per
+    ``kinds`` entry (a card kind that may be played and its copies in hand): best_so_far's,
+    survival()'s, cost()'s, points()' and play_rank()'s single cases inline (the same arithmetic;
+    the cost from a table per context), a rank (tier, top) as one number, ``tier * 64 + top``
+    (tops are below 64; -1: cannot win). The rollouts call it without a trick state."""
     eff, order = ctx.eff, ctx.order
-    suit = eff[st.plays[0][0]]
+    suit = eff[plays[0][0]]
+    # the seats still to play: a partner among them, and the opponents (the only ones threats are asked of)
+    partner_later = False
+    foes_later: list[int] = []
+    for o in _LATER[players][len(plays)][seat]:
+        if same_side(o, seat):
+            partner_later = True
+        else:
+            foes_later.append(o)
+    w, (best_tier, best_top) = best_so_far(plays, ctx, comps)
+    best = best_tier * 64 + best_top
+    table = 0
+    for p in plays:
+        table += POINTS[p[0]]
+    ours_now = same_side(seats[w], seat)
+    p_partner = 0.0
+    if ours_now:
+        p_partner = 1.0
+        if foes_later:
+            b = plays[w][0]
+            p_partner = threats.hold_chance(foes_later, suit, 0 if eff[b] == suit else 1, 1, 1, order[b], 1)
+    elif partner_later:
+        p_partner = 0.25
+    last_bonus = 30.0 if last_trick else 0.0  # the last trick decides the kitty
     kept, broken = _given_up(ctx)
-    held = st.hand.count  # how many of the card the hand holds (one C-level scan)
-    best = best_rank[0] * 64 + best_rank[1]
     beaten: dict[int, float] = {}  # hold_chance per winning rank, asked once
-    for p in opts:
-        c = p[0]
+    scored: list[tuple[float, int]] = []
+    for c, held in kinds:
         pts = table + POINTS[c]
-        given_up = broken[c] if held(c) >= 2 else kept[c]
+        given_up = broken[c] if held >= 2 else kept[c]
         ec = eff[c]
         rank = order[c] if ec == suit else (64 + order[c] if ec == TRUMP else -1)
-        if rank > best:  # p would win the trick so far
+        if rank > best:  # c would win the trick so far
             if not foes_later:
                 p_win = 1.0
             else:
@@ -482,7 +489,8 @@ def _score_singles(
         else:
             p_win = p_partner
         score = p_win * (pts + LEAD_BONUS + last_bonus) - (1 - p_win) * (pts + last_bonus) - given_up
-        scored.append((score, p))
+        scored.append((score, c))
+    return scored
 
 
 # ------------------------------------------------------------------ leading
