@@ -13,7 +13,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from ..cards import ONE_CARD, POINTS, kind_counts
+from ..cards import ONE_CARD, POINTS
 from ..combos import Combo, best_top, decompose_unkept
 from ..engine.legal import lead_combos, random_play
 from ..engine.round import Phase, Round
@@ -21,14 +21,11 @@ from ..tricks import follow_reason, trick_winner
 from ..trump import TRUMP, TrumpContext
 from .tactics import (
     _LATER,
-    _LEADS,
     _STRENGTHS,
     BEATEN_HOLDS,
     TrickState,
-    _given_up,
-    _lead_facts,
     choose_follow,
-    cost,
+    lead_scores,
     score_singles,
     strengths,
     structured_pick,
@@ -475,62 +472,33 @@ def _best_lead(
     foe_void: set[int],
 ) -> tuple[int, ...]:
     """``choose_lead`` with the rollout's oracle (``att``: per seat whether it attacks in this
-    deal; ``foes``: the other side's cards by suit, as the round counts them):
-    :func:`.tactics.score_leads` inline, the same arithmetic, without a trick state or a list of
-    scored options; the best score wins, ties to the greater play (``max`` of the (score, play)
-    pairs). Whether a foe beats an option is asked once per suit and shape (the lowest top that
-    no foe beats, :func:`_safe_from`): a suit's top and low singles ask the same."""
+    deal; ``foes``: the other side's cards by suit, as the round counts them), scored by
+    :func:`.tactics.lead_scores`; the best score wins, ties to the greater play. Whether a foe
+    beats an option is asked once per suit and shape (the lowest top that no foe beats,
+    :func:`_safe_from`): a suit's top and low singles ask the same."""
     ctx = rnd.ctx
     assert ctx is not None
-    hand = rnd.hands[seat]
-    n_hand = len(hand)
     mine = rnd.suit_counts(seat)
     trumps = mine.get(TRUMP)
-    n_trump = sum(trumps.values()) if trumps else 0
-    trump_rich = n_trump * 2 >= n_hand
-    attacker = att[seat]
-    last_tricks = n_hand <= 2
-    facts = _LEADS.get
-    kept, broken = _given_up(ctx)
+    order, eff = ctx.order, ctx.eff
     safe_from: dict[int, int] = {}  # (suit, k, m, cards) as one int -> the lowest top no foe beats
-    have: dict[int, int] | None = None  # the hand's copies per kind, counted when a lead of several is not safe
-    best_score = 0.0
-    best: tuple[int, ...] | None = None
-    for p in options:
-        got = facts((ctx, p))
-        e, k, m, top, pts, total_strength = got if got is not None else _lead_facts(p, ctx)
-        size = len(p)
+
+    def beaten(e: int, k: int, m: int, top: int, size: int) -> bool:
         key = e << 24 | k << 16 | m << 8 | size
         limit = safe_from.get(key)
         if limit is None:
-            limit = safe_from[key] = _safe_from(foes, e, k, m, size, ctx.order)
-        safe = top >= limit
-        if safe:
-            score = 6.0 + 2.0 * size + pts * 0.5
-            if last_tricks and size > 1:
-                score += 20.0  # the last tricks: win big, protect or capture the kitty
-        else:
-            if size == 1:  # cost() of one card (the hand's copies from the suit counts)
-                c = p[0]
-                score = -pts * 1.2 - (broken[c] if mine[e][c] >= 2 else kept[c]) * 0.5
-            else:
-                if have is None:
-                    have = kind_counts(hand)
-                score = -pts * 1.2 - cost(p, hand, ctx, have) * 1.0
-            if e != TRUMP and e in ally_void and e not in foe_void:
-                score += 4.0 + (size == 1)  # let the partner ruff
-        if e == TRUMP:
-            if not attacker and trump_rich:
-                score += 1.5
-            elif attacker and n_trump < n_hand:
-                score -= 3.0  # attackers keep trumps to ruff and to win the last trick
-        elif e in foe_void and not safe:
-            score -= 2.0
-        score -= 0.01 * total_strength
-        if best is None or score > best_score or (score == best_score and p > best):
-            best_score, best = score, p
-    assert best is not None
-    return best
+            limit = safe_from[key] = _safe_from(foes, e, k, m, size, order)
+        return top < limit
+
+    def copies(c: int) -> int:
+        return mine[eff[c]][c]
+
+    hand = rnd.hands[seat]
+    n_trump = sum(trumps.values()) if trumps else 0
+    scored = lead_scores(
+        ctx, hand, att[seat], n_trump, len(hand) <= 2, options, beaten, copies, ally_void.__contains__, foe_void.__contains__
+    )
+    return max(scored)[1]
 
 
 _BEATEN = 1 << 30  # a top no lead reaches: beaten whatever its top

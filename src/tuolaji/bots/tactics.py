@@ -612,42 +612,63 @@ def score_leads(
     foe_void: Callable[[int], bool],
 ) -> list[tuple[float, tuple[int, ...]]]:
     """Prefer sure winners (bigger is better), then cheap leads; trumps pulled by the dealer's side."""
-    ctx = st.ctx
-    eff = ctx.eff
-    n_trump = [*map(eff.__getitem__, st.hand)].count(TRUMP)  # (counted in C)
-    trump_rich = n_trump * 2 >= len(st.hand)
+    eff = st.ctx.eff
+    hand = st.hand
+    n_trump = [*map(eff.__getitem__, hand)].count(TRUMP)  # (counted in C)
     seat, players, same_side = st.seat, st.players, st.same_side
     foes = tuple([s for j in range(1, players) if not same_side(s := (seat + j) % players, seat)])
-    have: dict[int, int] | None = None  # counted when a lead is not safe
     beaten_by = threats.beaten_by
-    last_tricks = st.tricks_left <= 2
+
+    def beaten(e: int, k: int, m: int, top: int, size: int) -> bool:
+        return beaten_by(foes, e, 0, k, m, top, size)
+
+    return lead_scores(st.ctx, hand, st.attacker, n_trump, st.tricks_left <= 2, options, beaten, hand.count, ally_void, foe_void)
+
+
+def lead_scores(
+    ctx: TrumpContext,
+    hand: Sequence[int],
+    attacker: bool,
+    n_trump: int,
+    last_tricks: bool,
+    options: Sequence[tuple[int, ...]],
+    beaten: Callable[[int, int, int, int, int], bool],
+    copies: Callable[[int], int],
+    ally_void: Callable[[int], bool],
+    foe_void: Callable[[int], bool],
+) -> list[tuple[float, tuple[int, ...]]]:
+    """:func:`score_leads` without a trick state, one ``(score, play)`` per option: ``beaten``
+    says whether an opponent beats a lead (its suit, shape, top and size), ``copies`` how many of
+    a card the hand holds. The rollouts call it with answers read from their sampled deal."""
+    n_hand = len(hand)
+    trump_rich = n_trump * 2 >= n_hand
+    kept, broken = _given_up(ctx)
+    have: dict[int, int] | None = None  # counted when a lead of several cards is not safe
     scored: list[tuple[float, tuple[int, ...]]] = []
     facts = _LEADS.get
-    tab = _STRENGTHS.get(ctx) or strengths(ctx)
     for p in options:
         got = facts((ctx, p))
         e, k, m, top, pts, total_strength = got if got is not None else _lead_facts(p, ctx)
         size = len(p)
-        safe = not beaten_by(foes, e, 0, k, m, top, size)
+        safe = not beaten(e, k, m, top, size)
         if safe:
             score = 6.0 + 2.0 * size + pts * 0.5
             if last_tricks and size > 1:
                 score += 20.0  # the last tricks: win big, protect or capture the kitty
         else:
-            if have is None:
-                have = kind_counts(st.hand)
-            if size == 1:  # cost() of one card, inline (a sum of whole numbers: the same value)
+            if size == 1:  # cost() of one card, from a table per context
                 c = p[0]
-                given_up = LAMBDA * (((10 if eff[c] == TRUMP else 6) if have[c] >= 2 else 0) + tab[c])
-                score = -pts * 1.2 - given_up * 0.5
+                score = -pts * 1.2 - (broken[c] if copies(c) >= 2 else kept[c]) * 0.5
             else:
-                score = -pts * 1.2 - cost(p, st.hand, ctx, have) * 1.0
+                if have is None:
+                    have = kind_counts(hand)
+                score = -pts * 1.2 - cost(p, hand, ctx, have) * 1.0
             if e != TRUMP and ally_void(e) and not foe_void(e):
                 score += 4.0 + (size == 1)  # let the partner ruff
         if e == TRUMP:
-            if not st.attacker and trump_rich:
+            if not attacker and trump_rich:
                 score += 1.5
-            elif st.attacker and n_trump < len(st.hand):
+            elif attacker and n_trump < n_hand:
                 score -= 3.0  # attackers keep trumps to ruff and to win the last trick
         elif foe_void(e) and not safe:
             score -= 2.0
