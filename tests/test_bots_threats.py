@@ -23,6 +23,7 @@ from tuolaji.bots.tactics import TrickState
 from tuolaji.engine.actions import Play
 from tuolaji.engine.legal import random_play
 from tuolaji.engine.observation import observe
+from tuolaji.engine.round import Round
 from tuolaji.trump import TRUMP
 
 SHAPES = ((1, 1, 1), (2, 1, 2), (2, 2, 4), (3, 1, 3), (1, 1, 2))  # (k, m, cards)
@@ -223,6 +224,15 @@ def test_a_follows_listing_is_the_same_remembered_or_not_and_a_pairs_follows_are
     assert pairs_led > 5
 
 
+def _trick_state(play: Round, threats: HandThreats) -> TrickState:
+    """The trick state of the seat to play, with the rollout oracle's sides."""
+    trick, seat, ctx = play.trick, play.turn, play.ctx
+    assert trick is not None and seat is not None and ctx is not None
+    att, side = threats.sides()
+    hand = play.hands[seat]
+    return TrickState(seat, play.players, hand, ctx, trick.seats, trick.plays, trick.lead_comps, side, att[seat], len(hand))
+
+
 @pytest.mark.parametrize("preset", [None, "three-deck", "bianfeng-friend"])
 def test_a_rollouts_follow_to_a_single_is_choose_follows_over_the_card_kinds(preset: str | None) -> None:
     """The rollouts score a follow to a single led card kind by card kind, from the round's suit
@@ -241,9 +251,7 @@ def test_a_rollouts_follow_to_a_single_is_choose_follows_over_the_card_kinds(pre
                 continue
             play = rnd.copy()
             threats = HandThreats(play)
-            att, side = threats.sides()
-            hand = play.hands[seat]
-            st = TrickState(seat, play.players, hand, ctx, trick.seats, trick.plays, trick.lead_comps, side, att[seat], len(hand))
+            st = _trick_state(play, threats)
             by_suit = play.suit_counts(seat)
             own = by_suit.get(ctx.eff[trick.plays[0][0]])
             kinds = list(own.items()) if own else [x for cards in by_suit.values() for x in cards.items()]
@@ -255,12 +263,13 @@ def test_a_rollouts_follow_to_a_single_is_choose_follows_over_the_card_kinds(pre
 
 
 @pytest.mark.parametrize("preset", [None, "three-deck", "bianfeng-friend"])
-def test_a_rollouts_lead_is_choose_leads_over_the_same_options(preset: str | None) -> None:
-    """The rollouts score their leads inline, asking whether a foe beats an option once per suit
-    and shape: the same choice as ``choose_lead`` with the rollout's oracle over the same options
-    and voids (the voids drawn at random, so that the partner-ruff terms are met)."""
-    from tuolaji.bots.rollout import _best_lead, _few_leads
-    from tuolaji.bots.tactics import choose_lead
+def test_a_rollouts_leads_score_as_score_leads_over_the_same_options(preset: str | None) -> None:
+    """The rollouts score their leads from the round's suit counts, asking whether a foe beats an
+    option once per suit and shape: every option gets the score ``score_leads`` gives it with the
+    rollout's oracle, over the same options and voids (the voids drawn at random, so that the
+    partner-ruff terms are met)."""
+    from tuolaji.bots.rollout import _few_leads, _scored_leads
+    from tuolaji.bots.tactics import score_leads
 
     rng = random.Random(5)
     checked = 0
@@ -272,15 +281,13 @@ def test_a_rollouts_lead_is_choose_leads_over_the_same_options(preset: str | Non
                 continue
             play = rnd.copy()
             threats = HandThreats(play)
-            att, side = threats.sides()
-            hand = play.hands[seat]
-            st = TrickState(seat, play.players, hand, ctx, trick.seats, trick.plays, trick.lead_comps, side, att[seat], len(hand))
-            options = _few_leads(hand, ctx, lambda e, k, m: rng.randint(-1, 14))
+            st = _trick_state(play, threats)
+            att = threats.sides()[0]
+            options = _few_leads(st.hand, ctx, lambda e, k, m: rng.randint(-1, 14))
             ally_void = set(rng.sample(range(TRUMP + 1), rng.randint(0, 2)))
             foe_void = set(rng.sample(range(TRUMP + 1), rng.randint(0, 2)))
-            want = choose_lead(st, threats, options, ally_void.__contains__, foe_void.__contains__)
+            want = score_leads(st, threats, options, ally_void.__contains__, foe_void.__contains__)
             foes = [play.suit_counts(s) for s in range(play.players) if att[s] != att[seat]]
-            assert _best_lead(play, seat, att, foes, options, ally_void, foe_void) == want
-            assert _best_lead(play, seat, att, foes, options[::-1], ally_void, foe_void) == want
+            assert _scored_leads(play, seat, att, foes, options, ally_void, foe_void) == want
             checked += len(set(options)) > 1
     assert checked > 60

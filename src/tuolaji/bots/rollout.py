@@ -459,10 +459,10 @@ def _tactical_lead(rnd: Round, seat: int, att: Sequence[bool]) -> tuple[int, ...
         if len(h) <= TRUMP:
             (ally_void if att[s] == me else foe_void).update(_ALL_SUITS.difference(h))
     options = _few_leads(hand, ctx, unseen_top)
-    return _best_lead(rnd, seat, att, foes, options, ally_void, foe_void)
+    return max(_scored_leads(rnd, seat, att, foes, options, ally_void, foe_void))[1]
 
 
-def _best_lead(
+def _scored_leads(
     rnd: Round,
     seat: int,
     att: Sequence[bool],
@@ -470,10 +470,10 @@ def _best_lead(
     options: Sequence[tuple[int, ...]],
     ally_void: set[int],
     foe_void: set[int],
-) -> tuple[int, ...]:
-    """``choose_lead`` with the rollout's oracle (``att``: per seat whether it attacks in this
-    deal; ``foes``: the other side's cards by suit, as the round counts them), scored by
-    :func:`.tactics.lead_scores`; the best score wins, ties to the greater play. Whether a foe
+) -> list[tuple[float, tuple[int, ...]]]:
+    """``score_leads`` with the rollout's oracle (``att``: per seat whether it attacks in this
+    deal; ``foes``: the other side's cards by suit, as the round counts them): the options scored
+    by :func:`.tactics.lead_scores` (the best score wins, ties to the greater play). Whether a foe
     beats an option is asked once per suit and shape (the lowest top that no foe beats,
     :func:`_safe_from`): a suit's top and low singles ask the same."""
     ctx = rnd.ctx
@@ -495,10 +495,9 @@ def _best_lead(
 
     hand = rnd.hands[seat]
     n_trump = sum(trumps.values()) if trumps else 0
-    scored = lead_scores(
+    return lead_scores(
         ctx, hand, att[seat], n_trump, len(hand) <= 2, options, beaten, copies, ally_void.__contains__, foe_void.__contains__
     )
-    return max(scored)[1]
 
 
 _BEATEN = 1 << 30  # a top no lead reaches: beaten whatever its top
