@@ -208,3 +208,94 @@ def test_a_contexts_tables_are_those_its_suits_and_orders_define() -> None:
                     assert one == Combo(1, 1, order[c], (c,))
                     assert singles.setdefault((order[c], c), one) is one  # one object per card and order
                 assert ctx.sort(list(range(54))) == sorted(range(54), key=lambda c: (eff[c], order[c], SUIT_OF[c] % 4))
+
+
+@pytest.mark.parametrize("decks", [3, 4])
+def test_a_follow_to_a_triple_answers_as_the_requirement_search(decks: int) -> None:
+    """Three cards of the suit following a triple are answered from the suit's largest copy
+    count (thirteenth session): as the requirement's search and the structure check answer,
+    refusals' reasons included."""
+    from tuolaji.combos import decompose, required_structure
+    from tuolaji.engine.legal import submultisets
+    from tuolaji.tricks import _triple_follow_reason, structure_reason
+
+    rng = random.Random(decks * 7)
+    reasons: Counter[object] = Counter()
+    for _ in range(600):
+        ctx, hand = random_trump_and_hand(rng, decks, top_level=15, suit_cards=14)
+        e = ctx.eff[hand[0]]
+        suit = [c for c in hand if ctx.eff[c] == e]
+        if len(suit) < 4:
+            continue
+        card = next(c for c in range(54) if ctx.eff[c] == e)
+        comps = decompose([card] * 3, ctx)
+        need = required_structure(kind_counts(suit), comps, 3, ctx.order)
+        for listed in submultisets(sorted(kind_counts(suit).items()), 3):
+            play = tuple(rng.sample(listed, 3))  # in any order, as played
+            want = structure_reason(play, need, comps, ctx)
+            assert _triple_follow_reason(play, suit) == want
+            reasons[want] += 1
+    assert len(reasons) == 3 and min(reasons.values()) > 100  # legal, owed a triple, owed a pair
+
+
+@pytest.mark.parametrize("decks", [2, 3, 4])
+def test_a_follow_to_a_tractor_of_pairs_answers_as_the_requirement_search(decks: int) -> None:
+    """Cards of the suit following one tractor of pairs are answered from whether the suit holds
+    such a tractor, else from its pairs (thirteenth session): as the requirement's search and
+    the structure check answer, refusals' reasons included."""
+    from tuolaji.combos import decompose, required_structure
+    from tuolaji.engine.legal import submultisets
+    from tuolaji.tricks import _tractor_follow_reason, structure_reason
+
+    rng = random.Random(decks * 5)
+    reasons: Counter[object] = Counter()
+    for _ in range(400):
+        ctx, hand = random_trump_and_hand(rng, decks, top_level=15, suit_cards=12)
+        e = ctx.eff[hand[0]]
+        suit = [c for c in hand if ctx.eff[c] == e]
+        m = rng.choice([2, 2, 3])
+        by_order = sorted((ctx.order[c], c) for c in range(54) if ctx.eff[c] == e)
+        if len(by_order) < m:
+            continue
+        low = rng.randrange(len(by_order) - m + 1)
+        lead = [c for _, c in by_order[low : low + m] for _ in range(2)]
+        comps = decompose(lead, ctx)
+        if len(suit) <= 2 * m or len(comps) != 1 or comps[0].m != m:  # not a tractor (orders skip)
+            continue
+        need = required_structure(kind_counts(suit), comps, 2 * m, ctx.order)
+        for listed in list(submultisets(sorted(kind_counts(suit).items()), 2 * m))[:60]:
+            play = tuple(rng.sample(listed, 2 * m))
+            want = structure_reason(play, need, comps, ctx)
+            assert _tractor_follow_reason(play, suit, m, ctx.order) == want
+            reasons[want] += 1
+    assert len(reasons) == 3 and min(reasons.values()) > 50  # legal, owed a tractor, owed pairs
+
+
+@pytest.mark.parametrize("decks", [2, 3, 4])
+def test_the_random_follow_to_a_triple_or_a_tractor_of_pairs_is_legal_as_drawn(decks: int) -> None:
+    """The random player returns its pick for a triple or one tractor of pairs led without
+    checking it (thirteenth session): each pick passes the requirement's search."""
+    from tuolaji.combos import decompose, required_structure
+    from tuolaji.engine.legal import _structured_pick
+    from tuolaji.tricks import structure_reason
+
+    rng = random.Random(decks * 13)
+    shapes: Counter[tuple[int, int]] = Counter()
+    for _ in range(3_000):
+        ctx, hand = random_trump_and_hand(rng, decks, top_level=15, suit_cards=16)
+        e = ctx.eff[hand[0]]
+        suit = [c for c in hand if ctx.eff[c] == e]
+        by_order = sorted((ctx.order[c], c) for c in range(54) if ctx.eff[c] == e)
+        k, m = rng.choice([(3, 1), (2, 2), (2, 3)] if decks > 2 else [(2, 2), (2, 3)])
+        if len(by_order) < m:
+            continue
+        low = rng.randrange(len(by_order) - m + 1)
+        lead = [c for _, c in by_order[low : low + m] for _ in range(k)]
+        comps = decompose(lead, ctx)
+        if len(suit) <= len(lead) or len(comps) != 1 or comps[0].m != m:
+            continue
+        play = _structured_pick(suit, comps, ctx, rng, len(lead))
+        need = required_structure(kind_counts(suit), comps, len(lead), ctx.order)
+        assert structure_reason(play, need, comps, ctx) is None, (lead, suit, play)
+        shapes[k, m] += 1
+    assert min(shapes.values()) > 200

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from .cards import kind_counts
-from .combos import Combo, beating_combo, best_top, decompose, matches_fully, required_structure, structure
+from .combos import Combo, beating_combo, best_top, decompose, matches_fully, required_structure, structure, tuples
 from .errors import Reason
 from .trump import TRUMP, TrumpContext
 
@@ -99,6 +99,11 @@ def follow_shape_reason(
         suit_hand = [c for c in hand if eff[c] == e]
     if n == 2:  # a pair led, two other cards of the suit: owed a pair if the suit holds one
         return Reason.MUST_PLAY_PAIR if len(set(suit_hand)) < len(suit_hand) else None
+    if len(comps) == 1:
+        if n == 3:  # a triple led (most structured leads with three and four decks)
+            return _triple_follow_reason(play, suit_hand)
+        if comps[0].k == 2:  # a tractor of pairs led (the next most)
+            return _tractor_follow_reason(play, suit_hand, comps[0].m, ctx.order)
     key = (ctx, n, tuple(comps), tuple(suit_hand))
     need = _NEEDS.get(key)
     if need is None:
@@ -113,6 +118,32 @@ def follow_shape_reason(
     reason = structure_reason(played, need.structure, comps, ctx)
     need.last = (played, reason)  # one store: a bot in another thread never reads a play with another's answer
     return reason
+
+
+def _triple_follow_reason(play: Sequence[int], suit_hand: Sequence[int]) -> Reason | None:
+    """:func:`follow_shape_reason` for three cards of the suit following a triple: the most of
+    the lead three cards can match is a triple if the suit holds one, else a pair if it holds
+    one (the requirement's search gives no more), and a triple also counts as a pair."""
+    a, b, c = play
+    if a == b == c:
+        return None
+    most = max(kind_counts(suit_hand).values())
+    if most > 2:
+        return Reason.MUST_PLAY_TRIPLE
+    if most == 2 and a != b and b != c and a != c:
+        return Reason.MUST_PLAY_PAIR
+    return None
+
+
+def _tractor_follow_reason(play: Sequence[int], suit_hand: Sequence[int], m: int, order: Sequence[int]) -> Reason | None:
+    """:func:`follow_shape_reason` for cards of the suit following a tractor of ``m`` pairs: owed
+    such a tractor if the suit holds one, else as many pairs as it holds, up to ``m`` (what the
+    requirement's search and the structure check give for one chain of pairs)."""
+    held = kind_counts(suit_hand)
+    got = kind_counts(play)
+    if best_top(held, 2, m, order) >= 0:
+        return None if best_top(got, 2, m, order) >= 0 else Reason.MUST_PLAY_TRACTOR
+    return None if tuples(got, 2) >= min(tuples(held, 2), m) else Reason.MUST_PLAY_PAIR
 
 
 Structure = tuple[tuple[bool, ...], tuple[int, ...]]

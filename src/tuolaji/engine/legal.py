@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from itertools import chain, repeat, starmap
 
 from ..cards import NUM_KINDS, ONE_CARD, kind_counts
-from ..combos import Combo, _avail, _chains, decompose, needs
+from ..combos import Combo, _avail, _chains, _shape_needs, decompose
 from ..ruleset import FriendCall
 from ..tricks import follow_reason, follow_shape_reason
 from ..trump import TrumpContext
@@ -456,10 +456,24 @@ def random_legal_play(
     if n == 2 and len(comps) == 1:  # a pair led: as _structured_pick draws it, legal as drawn
         pairs = [c for c, k in kind_counts(suit).items() if k > 1]
         if pairs:
-            c = rng.choice(pairs)
+            if type(rng) is _RANDOM:  # rng.choice(pairs) written out, as in random_play
+                m = len(pairs)
+                getrandbits = rng.getrandbits
+                k = m.bit_length()
+                r = getrandbits(k)
+                while r >= m:
+                    r = getrandbits(k)
+                c = pairs[r]
+            else:
+                c = rng.choice(pairs)
             return (c, c)
         return tuple(rng.sample(suit, 2))  # every card of the suit a kind of its own
-    play = _structured_pick(suit, comps, ctx, rng)
+    play = _structured_pick(suit, comps, ctx, rng, n)
+    if len(comps) == 1 and (n == 3 or comps[0].k == 2):
+        # a triple or one tractor of pairs led: the pick takes a triple, else a pair, if the suit
+        # holds one; a tractor that long if the suit holds one, else its pairs up to the lead's:
+        # legal as drawn (tests/test_rule_checks.py checks the picks)
+        return play
     if follow_shape_reason(lead, hand, play, ctx, comps, suit) is None:  # n cards of the hand by construction
         return play
     for cand in submultisets(_items(suit), n):  # rare: the greedy pick missed a better arrangement
@@ -468,12 +482,12 @@ def random_legal_play(
     raise AssertionError("no legal follow")  # pragma: no cover - required_structure guarantees one
 
 
-def _structured_pick(suit: list[int], comps: Sequence[Combo], ctx: TrumpContext, rng: random.Random) -> tuple[int, ...]:
-    typed = list(comps)
-    n = sum(len(c.cards) for c in typed)
+def _structured_pick(suit: list[int], comps: Sequence[Combo], ctx: TrumpContext, rng: random.Random, n: int) -> tuple[int, ...]:
+    """``n`` cards of ``suit`` shaped like the lead (``comps``, ``n`` cards): its chains, then its
+    tuples, drawn at random; the rest sampled."""
     counts = kind_counts(suit)  # a plain dict: no Counter constructor's Mapping test
     picked: list[int] = []
-    chains, tuple_needs = needs(typed)
+    chains, tuple_needs = _shape_needs(comps)  # remembered by the lead's shapes (needs() lists them anew)
     for k, m in chains:
         avail = _avail(counts, k, ctx.pos)
         starts = [s for lo, hi in _chains(avail) for s in range(lo, hi - m + 2)]
@@ -485,7 +499,7 @@ def _structured_pick(suit: list[int], comps: Sequence[Combo], ctx: TrumpContext,
             counts[c] -= k
             picked.extend([c] * k)
     for k, need in tuple_needs:
-        have = sum(v // k for v in kind_counts(picked).values())
+        have = sum([v // k for v in kind_counts(picked).values()]) if picked else 0
         if have >= need or len(picked) + k > n:
             continue
         options = [c for c, v in counts.items() if v >= k]  # kept as it would be listed again after each pick
