@@ -447,8 +447,9 @@ def summary(args: argparse.Namespace) -> bool:
         print(
             f"{s['a']} vs {s['b']}: {s['deals']} deals ({', '.join(f'{a}-{b}' for a, b in s['deal_runs'])}): "
             f"{s['a_level_gain_per_deal']:+.3f} levels/deal [{s['ci95'][0]:+.3f}, {s['ci95'][1]:+.3f}], "
-            f"{s['a_deal_win_rate']:.1%} of deals won, kitty captured attacking {s['a_kitty_captures']} / "
-            f"{s['b_kitty_captures']}"
+            f"{s['a_deal_win_rate']:.1%} of deals won, point margin {s['a_point_margin_per_deal']:+.2f} "
+            f"[{s['point_margin_ci95'][0]:+.2f}, {s['point_margin_ci95'][1]:+.2f}], kitty captured attacking "
+            f"{s['a_kitty_captures']} / {s['b_kitty_captures']}"
         )
         if args.prior:
             pooled = pool_prior(s, args.prior)

@@ -11,7 +11,17 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 
 import bench_bots  # noqa: E402
 
-KEYS = ("deals", "a_level_gain_per_deal", "ci95", "a_deal_win_rate", "a_kitty_captures", "b_kitty_captures", "kitty")
+KEYS = (
+    "deals",
+    "a_level_gain_per_deal",
+    "ci95",
+    "a_deal_win_rate",
+    "a_point_margin_per_deal",
+    "point_margin_ci95",
+    "a_kitty_captures",
+    "b_kitty_captures",
+    "kitty",
+)
 
 
 def test_the_deal_log_gives_the_figures_of_the_run_that_wrote_it(tmp_path: Path) -> None:
@@ -20,6 +30,22 @@ def test_the_deal_log_gives_the_figures_of_the_run_that_wrote_it(tmp_path: Path)
     [whole] = bench_bots.summarize([str(log)])
     assert {k: whole[k] for k in KEYS} == {k: first[k] for k in KEYS}
     assert (whole["first_deal"], whole["last_deal"], whole["deal_runs"]) == (0, 3, [[0, 3]])
+
+
+def test_the_point_margin_is_the_mean_of_each_deals_attacker_points_a_minus_b(tmp_path: Path) -> None:
+    """Levels tie in many deals; the margin (A's attacker points minus B's with the same cards)
+    is the finer figure an ablation reads first."""
+    log = tmp_path / "deals.jsonl"
+    s = bench_bots._run("random", "heuristic", 6, 1, 2026, deal_log=str(log))
+    margins = []
+    for line in log.read_text(encoding="utf-8").splitlines():
+        games = json.loads(line)["games"]
+        margins.append(sum(g["attacker_points"] * (1 if g["a_attacks"] else -1) for g in games if not g["mixed"]))
+    mean = sum(margins) / len(margins)
+    sd = (sum((m - mean) ** 2 for m in margins) / (len(margins) - 1)) ** 0.5
+    half = 1.96 * sd / len(margins) ** 0.5
+    assert s["a_point_margin_per_deal"] == round(mean, 2) < 0, "random attacks for fewer points than the heuristic"
+    assert s["point_margin_ci95"] == [round(mean - half, 2), round(mean + half, 2)]
 
 
 def test_a_continued_log_counts_each_deal_once_and_skips_a_torn_line(tmp_path: Path) -> None:

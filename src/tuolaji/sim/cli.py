@@ -190,6 +190,7 @@ def _print_table(report: dict[str, Any]) -> None:
         ("A levels per deal", lambda r: f"{r['a_level_gain_per_deal']:+.3f}"),
         ("  95% interval", lambda r: f"[{r['ci95'][0]:+.3f}, {r['ci95'][1]:+.3f}]"),
         ("A deals won", lambda r: f"{r['a_deal_win_rate']:.1%}"),
+        ("A point margin per deal", _margin),
         ("attacker points A / B", lambda r: f"{r['a_attacker_points']:.1f} / {r['b_attacker_points']:.1f}"),
         ("kitty captured attacking A / B", lambda r: _kitty(r, "captured", "attacking_games")),
         ("kitty kept defending A / B", lambda r: _kitty(r, "kept", "defending_games")),
@@ -213,6 +214,11 @@ def _print_table(report: dict[str, Any]) -> None:
     console.print(table)
     for spec, path in report.get("external_logs", {}).items():
         console.print(f"standard error of {spec}: {path}", markup=False, highlight=False)
+
+
+def _margin(r: dict[str, Any]) -> str:
+    lo, hi = r["point_margin_ci95"]
+    return f"{r['a_point_margin_per_deal']:+.1f} [{lo:+.1f}, {hi:+.1f}]"
 
 
 def _kitty(r: dict[str, Any], key: str, games: str) -> str:

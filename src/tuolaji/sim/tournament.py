@@ -157,6 +157,8 @@ class Tally:
     gain: int = 0  # A's level gains, summed
     gain_sq: int = 0  # ... and their squares
     half_wins: int = 0  # a deal won counts 2, a tied one 1
+    margin: int = 0  # A's attacker points minus B's on the same cards, summed over the deals
+    margin_sq: int = 0  # ... and their squares
     a_attacking: SideGames = field(default_factory=SideGames)
     b_attacking: SideGames = field(default_factory=SideGames)
     matches: int = 0  # match results taken in
@@ -171,6 +173,8 @@ class Tally:
         self.gain += g
         self.gain_sq += g * g
         key = _key(d)
+        self.margin += key[1]
+        self.margin_sq += key[1] * key[1]
         self.half_wins += 2 if key > (0, 0) else 1 if key == (0, 0) else 0
         for game in d.games:
             if not game.redeal and not game.mixed:
@@ -190,7 +194,19 @@ class Tally:
         self.b_attacking.merge(other.b_attacking)
 
 
-_COUNTS = ("deals", "gain", "gain_sq", "half_wins", "matches", "match_games", "match_draws", "match_half_wins", "match_rounds")
+_COUNTS = (
+    "deals",
+    "gain",
+    "gain_sq",
+    "half_wins",
+    "margin",
+    "margin_sq",
+    "matches",
+    "match_games",
+    "match_draws",
+    "match_half_wins",
+    "match_rounds",
+)
 
 
 @dataclass
@@ -238,9 +254,8 @@ class PairingResult:
             for mine, theirs in ((a_side, da), (b_side, db)):
                 _merge(mine, theirs)
         n = t.deals
-        mean = t.gain / n if n else 0.0
-        var = (n * t.gain_sq - t.gain * t.gain) / (n * (n - 1)) if n > 1 else 0.0  # exact until this division
-        half = 1.96 * math.sqrt(var / n) if n > 1 else 0.0
+        mean, half = _mean_ci(n, t.gain, t.gain_sq)
+        margin, margin_half = _mean_ci(n, t.margin, t.margin_sq)
         a_att, b_att = t.a_attacking, t.b_attacking
         out: dict[str, Any] = {
             "a": self.a,
@@ -249,6 +264,9 @@ class PairingResult:
             "a_level_gain_per_deal": round(mean, 4),
             "ci95": [round(mean - half, 4), round(mean + half, 4)],
             "a_deal_win_rate": round(t.half_wins / 2 / n, 4) if n else 0.0,
+            # finer than the levels, which tie in many deals (an ablation's small effects show here first)
+            "a_point_margin_per_deal": round(margin, 2),
+            "point_margin_ci95": [round(margin - margin_half, 2), round(margin + margin_half, 2)],
             "a_attacker_points": round(a_att.points / a_att.games if a_att.games else 0.0, 2),
             "b_attacker_points": round(b_att.points / b_att.games if b_att.games else 0.0, 2),
             "a_kitty_captures": a_att.captured,
@@ -270,6 +288,15 @@ class PairingResult:
             out["a_match_win_rate"] = round(t.match_half_wins / 2 / t.match_games, 4)
             out["rounds_per_match"] = round(t.match_rounds / t.match_games, 2)
         return out
+
+
+def _mean_ci(n: int, total: int, total_sq: int) -> tuple[float, float]:
+    """The mean of n per-deal integers known by their sum and sum of squares, and the half width
+    of its normal 95 % interval."""
+    if n < 2:
+        return (total / n if n else 0.0), 0.0
+    var = (n * total_sq - total * total) / (n * (n - 1))  # exact until this division
+    return total / n, 1.96 * math.sqrt(var / n)
 
 
 def _kitty(attacking: SideGames, defending: SideGames) -> dict[str, int]:
