@@ -299,3 +299,100 @@ def test_the_random_follow_to_a_triple_or_a_tractor_of_pairs_is_legal_as_drawn(d
         assert structure_reason(play, need, comps, ctx) is None, (lead, suit, play)
         shapes[k, m] += 1
     assert min(shapes.values()) > 200
+
+
+def test_the_written_out_choice_and_sample_draw_as_random_does() -> None:
+    """``_choice`` and ``_sample`` (session 16: random.Random's choice and small samples written
+    out for a plain generator) give the same cards and leave the same random state as
+    ``rng.choice`` and ``rng.sample``, on both sides of sample's pool size (21) and past its
+    small sizes (k > 5 goes to ``rng.sample`` itself)."""
+    from tuolaji.engine.legal import _choice, _sample
+
+    rng = random.Random(16)
+    big = 0
+    for _ in range(4_000):
+        n = rng.randint(1, 40)
+        pop = [rng.randrange(54) for _ in range(n)]
+        k = rng.randint(1, min(n, 7))
+        seed = rng.randrange(1 << 30)
+        mine, theirs = random.Random(seed), random.Random(seed)
+        assert _sample(mine, pop, k) == theirs.sample(pop, k)
+        assert _choice(mine, pop) == theirs.choice(pop)
+        assert mine.random() == theirs.random()
+        big += n > 21
+    assert 1_000 < big < 3_000
+
+
+@pytest.mark.parametrize("decks", [3, 4])
+def test_the_random_follow_to_a_triple_draws_as_the_structured_pick(decks: int) -> None:
+    """The random player's follow to a triple (session 16: a triple, else a pair and one more,
+    drawn without the general pick) is the play ``_structured_pick`` draws, with the same random
+    numbers, whether the suit holds a triple, only pairs or neither."""
+    from tuolaji.combos import decompose
+    from tuolaji.engine.legal import _structured_pick, random_legal_play
+
+    rng = random.Random(decks * 7)
+    drawn: Counter[int] = Counter()
+    for _ in range(3_000):
+        ctx, hand = random_trump_and_hand(rng, decks, top_level=15, suit_cards=12)
+        e = ctx.eff[hand[0]]
+        suit = [c for c in hand if ctx.eff[c] == e]
+        if len(suit) <= 3:
+            continue
+        lead = [suit[0]] * 3
+        comps = decompose(lead, ctx)
+        seed = rng.randrange(1 << 30)
+        mine, theirs = random.Random(seed), random.Random(seed)
+        play = random_legal_play(hand, lead, ctx, mine, comps)
+        assert play == _structured_pick(suit, comps, ctx, theirs, 3)
+        assert mine.random() == theirs.random()
+        drawn[max(kind_counts(play).values())] += 1
+    assert min(drawn[k] for k in (1, 2, 3)) > 100, drawn
+
+
+@pytest.mark.parametrize("decks", [2, 3, 4])
+def test_a_follow_to_one_tractor_ranks_as_the_whole_structure_check(decks: int) -> None:
+    """``play_rank`` answers a follow to one tractor by the best such tractor in the play (session
+    16): as the general check (same suit or trump, the lead's whole structure matched, ranked by
+    its best chain) answers."""
+    from tuolaji.combos import best_top, decompose, matches_fully
+    from tuolaji.tricks import play_rank
+    from tuolaji.trump import TRUMP
+
+    def plain(play: tuple[int, ...], lead: list[int], ctx: TrumpContext) -> tuple[int, int] | None:
+        s = ctx.eff[play[0]]
+        if s != ctx.eff[lead[0]] and s != TRUMP or any(ctx.eff[c] != s for c in play):
+            return None
+        counts = kind_counts(play)
+        comps = decompose(lead, ctx)
+        if not matches_fully(counts, comps, ctx.order):
+            return None
+        return (0 if s == ctx.eff[lead[0]] else 1, best_top(counts, comps[0].k, comps[0].m, ctx.order))
+
+    rng = random.Random(decks + 40)
+    ranked = tried = 0
+    while tried < 3_000:
+        ctx, hand = random_trump_and_hand(rng, decks, top_level=15, suit_cards=30)
+        e = ctx.eff[hand[0]]
+        by_order = sorted({(ctx.order[c], c) for c in range(54) if ctx.eff[c] == e})
+        k, m = rng.choice([(2, 2), (2, 3)] + ([(3, 2)] if decks > 2 else []))
+        low = rng.randrange(len(by_order))
+        lead = [c for _, c in by_order[low : low + m] for _ in range(k)]
+        comps = decompose(lead, ctx)
+        if len(comps) != 1 or comps[0].m != m:
+            continue
+        tried += 1
+        pool = [c for c in new_deck(decks) if rng.random() < 0.2 or ctx.eff[c] in (e, TRUMP)]
+        if rng.random() < 0.5:  # a chain of the pool's own, often one that ranks
+            s = ctx.eff[rng.choice(pool)]
+            orders = sorted({(ctx.order[c], c) for c in range(54) if ctx.eff[c] == s})
+            start = rng.randrange(len(orders))
+            play = tuple(c for _, c in orders[start : start + m] for _ in range(k))
+            if len(play) != len(lead):
+                play = tuple(rng.sample(pool, len(lead)))
+        else:
+            play = tuple(rng.sample(pool, len(lead)))
+        want = plain(play, lead, ctx)
+        assert play_rank(play, lead, comps, ctx) == want, (lead, play)
+        ranked += want is not None
+    assert 300 < ranked < 2_700, ranked

@@ -168,9 +168,9 @@ decompose_unkept = _decompose
 def best_top(counts: Mapping[int, int], k: int, m: int, order: Sequence[int]) -> int:
     """Order of the highest ``(k, m)`` combination the cards hold, or -1 if none."""
     if k == 1:
-        return max((order[c] for c, n in counts.items() if n), default=-1)
+        return max([order[c] for c, n in counts.items() if n], default=-1)  # lists: no generator's resumptions
     if m == 1:
-        return max((order[c] for c, n in counts.items() if n >= k), default=-1)
+        return max([order[c] for c, n in counts.items() if n >= k], default=-1)
     # the orders holding a k-tuple, walked run by run from each run's low end (no card lists
     # sorted as _avail makes them: only the orders count here)
     held = {order[c] for c, n in counts.items() if n >= k}

@@ -222,18 +222,21 @@ def throw_block(cards: Sequence[int], others: Sequence[Sequence[int]], ctx: Trum
         return None
     order = ctx.order
     in_suit = ctx.suit_sets[ctx.eff[cards[0]]].__contains__  # a C-level pass over each other hand
-    other_counts = [kind_counts(filter(in_suit, hand)) for hand in others]  # read by items() only
-    seen: set[tuple[int, int]] = set()
+    other_counts: list[dict[int, int] | None] = [None] * len(others)  # counted when first asked: most throws fail at once
+    lowest: dict[tuple[int, int], Combo] = {}  # per shape, largest first: its lowest combination (the first of the lowest top)
     for comp in comps:
-        if comp.shape in seen:
-            continue
-        seen.add(comp.shape)
-        lowest = min((c for c in comps if c.shape == comp.shape), key=lambda c: c.top)
+        shape = (comp.k, comp.m)
+        low = lowest.get(shape)
+        if low is None or comp.top < low.top:
+            lowest[shape] = comp
+    for (k, m), low in lowest.items():
         for i, counts in enumerate(other_counts):
-            if best_top(counts, comp.k, comp.m, order) > lowest.top:
-                beating = beating_combo(counts, comp.k, comp.m, order, lowest.top)
+            if counts is None:
+                counts = other_counts[i] = kind_counts(filter(in_suit, others[i]))
+            if best_top(counts, k, m, order) > low.top:
+                beating = beating_combo(counts, k, m, order, low.top)
                 assert beating is not None
-                return ThrowBlock(sorted(lowest.cards), i, beating)
+                return ThrowBlock(sorted(low.cards), i, beating)
     return None
 
 
@@ -287,9 +290,13 @@ def play_rank(play: Sequence[int], lead: Sequence[int], comps: Sequence[Combo], 
         return (tier, order[play[0]]) if play[0] == play[1] else None
     if len(comps) == 1 and comps[0].m == 1 and comps[0].k == len(play):  # a triple or quad led: only as many of one card
         return (tier, order[play[0]]) if play.count(play[0]) == len(play) else None
-    if any(eff[c] != s for c in play):
+    if list(map(eff.__getitem__, play)).count(s) != len(play):
         return None
     counts = kind_counts(play)
+    k, m = comps[0].k, comps[0].m
+    if len(comps) == 1:  # one tractor led: the play holds such a tractor (all its cards) or cannot win
+        top = best_top(counts, k, m, order)
+        return None if top < 0 else (tier, top)
     if not matches_fully(counts, comps, order):
         return None
-    return tier, best_top(counts, comps[0].k, comps[0].m, order)
+    return tier, best_top(counts, k, m, order)

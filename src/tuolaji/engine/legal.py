@@ -23,6 +23,50 @@ from .round import Phase, Round
 _RANDOM = random.Random
 
 
+def _choice(rng: random.Random, seq: Sequence[int]) -> int:
+    """``rng.choice(seq)`` (``seq`` not empty). For a plain ``random.Random`` its ``_randbelow``
+    is written out (the same in 3.11 to 3.13): the same getrandbits draws, without the method
+    calls; any other generator draws through its own ``choice``."""
+    if type(rng) is not _RANDOM:
+        return rng.choice(seq)
+    n = len(seq)
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return seq[r]
+
+
+def _sample(rng: random.Random, pop: Sequence[int], k: int) -> list[int]:
+    """``rng.sample(pop, k)`` for ``0 < k <= len(pop)``, written out for a plain
+    ``random.Random`` and ``k <= 5`` (``sample``'s small sizes, the same in 3.11 to 3.13): a pool
+    it draws from by swapping for at most 21 cards, else indices redrawn until new."""
+    if type(rng) is not _RANDOM or k > 5:
+        return rng.sample(pop, k)
+    n = len(pop)
+    getrandbits = rng.getrandbits
+    if k == 1 or n > 21:
+        b = n.bit_length()
+        chosen: list[int] = []
+        for _ in range(k):
+            j = getrandbits(b)
+            while j >= n or j in chosen:
+                j = getrandbits(b)
+            chosen.append(j)
+        return [pop[j] for j in chosen]
+    pool = list(pop)
+    out: list[int] = []
+    for m in range(n, n - k, -1):
+        b = m.bit_length()
+        j = getrandbits(b)
+        while j >= m:
+            j = getrandbits(b)
+        out.append(pool[j])
+        pool[j] = pool[m - 1]
+    return out
+
+
 def _items(cards: Sequence[int]) -> list[tuple[int, int]]:
     return sorted(Counter(cards).items())
 
@@ -447,32 +491,34 @@ def random_legal_play(
         return tuple(suit)
     if len(suit) < n:
         if not suit:  # out of the suit (most short follows): the whole hand, as listed, without a copy
-            return tuple(rng.sample(hand, n))
+            return tuple(_sample(rng, hand, n))
         rest = [c for c in hand if eff[c] != e]
-        return (*suit, *rng.sample(rest, n - len(suit)))
+        return (*suit, *_sample(rng, rest, n - len(suit)))
     if n == 1:
         return ONE_CARD[rng.choice(suit)]
     comps = lead_comps or decompose(lead, ctx)
     if n == 2 and len(comps) == 1:  # a pair led: as _structured_pick draws it, legal as drawn
         pairs = [c for c, k in kind_counts(suit).items() if k > 1]
         if pairs:
-            if type(rng) is _RANDOM:  # rng.choice(pairs) written out, as in random_play
-                m = len(pairs)
-                getrandbits = rng.getrandbits
-                k = m.bit_length()
-                r = getrandbits(k)
-                while r >= m:
-                    r = getrandbits(k)
-                c = pairs[r]
-            else:
-                c = rng.choice(pairs)
+            c = _choice(rng, pairs)
             return (c, c)
-        return tuple(rng.sample(suit, 2))  # every card of the suit a kind of its own
+        return tuple(_sample(rng, suit, 2))  # every card of the suit a kind of its own
+    if n == 3 and len(comps) == 1:  # a triple led: as _structured_pick draws it (a triple, else a pair and one), legal as drawn
+        counts = kind_counts(suit)
+        triples = [c for c, k in counts.items() if k > 2]
+        if triples:
+            c = _choice(rng, triples)
+            return (c, c, c)
+        pairs = [c for c, k in counts.items() if k > 1]
+        if not pairs:
+            return tuple(_sample(rng, suit, 3))  # every card of the suit a kind of its own
+        c = _choice(rng, pairs)
+        counts[c] -= 2
+        return (c, c, *_sample(rng, list(chain.from_iterable(starmap(repeat, counts.items()))), 1))
     play = _structured_pick(suit, comps, ctx, rng, n)
-    if len(comps) == 1 and (n == 3 or comps[0].k == 2):
-        # a triple or one tractor of pairs led: the pick takes a triple, else a pair, if the suit
-        # holds one; a tractor that long if the suit holds one, else its pairs up to the lead's:
-        # legal as drawn (tests/test_rule_checks.py checks the picks)
+    if len(comps) == 1 and comps[0].k == 2:
+        # one tractor of pairs led: the pick takes a tractor that long if the suit holds one,
+        # else its pairs up to the lead's: legal as drawn (tests/test_rule_checks.py checks the picks)
         return play
     if follow_shape_reason(lead, hand, play, ctx, comps, suit) is None:  # n cards of the hand by construction
         return play
@@ -493,9 +539,9 @@ def _structured_pick(suit: list[int], comps: Sequence[Combo], ctx: TrumpContext,
         starts = [s for lo, hi in _chains(avail) for s in range(lo, hi - m + 2)]
         if not starts:
             continue
-        s = rng.choice(starts)
+        s = _choice(rng, starts)
         for o in range(s, s + m):
-            c = rng.choice(avail[o])
+            c = _choice(rng, avail[o])
             counts[c] -= k
             picked.extend([c] * k)
     for k, need in tuple_needs:
@@ -504,7 +550,7 @@ def _structured_pick(suit: list[int], comps: Sequence[Combo], ctx: TrumpContext,
             continue
         options = [c for c, v in counts.items() if v >= k]  # kept as it would be listed again after each pick
         while options:
-            c = rng.choice(options)
+            c = _choice(rng, options)
             counts[c] -= k
             picked.extend([c] * k)
             have += 1
@@ -514,7 +560,7 @@ def _structured_pick(suit: list[int], comps: Sequence[Combo], ctx: TrumpContext,
                 break
     if len(picked) < n:  # (a sample of no cards draws nothing)
         rest = list(chain.from_iterable(starmap(repeat, counts.items())))  # the cards left, as Counter.elements lists them
-        picked.extend(rng.sample(rest, n - len(picked)))
+        picked.extend(_sample(rng, rest, n - len(picked)))
     return tuple(picked)
 
 
