@@ -776,3 +776,45 @@ def test_declaration_options_are_every_candidate_that_reads_and_stands() -> None
                     expected.append(tuple(shown))
         assert options(seat, hand, level, current, rules, pairs_only=pairs_only) == expected
         assert options(seat, hand, level, current, rules, pairs_only=pairs_only) == expected  # remembered
+
+
+@pytest.mark.parametrize("decks", [2, 3, 4])
+def test_the_tuple_fast_check_answers_as_play_reason(decks: int) -> None:
+    """``Round._tuple_legal`` (session 16: a pair or triple led, or two or three cards following
+    one, judged from the kept suit lists) passes exactly the plays ``play_reason`` passes, among
+    legal and illegal ones (out of the suit, pairs broken, cards not held), and nothing else."""
+    from tuolaji.engine.legal import random_play
+
+    rng = random.Random(decks * 31)
+    rules = RuleSet(decks=decks)
+    asked: Counter[tuple[bool, bool]] = Counter()
+    for r in range(6):
+        rnd = _shuffled_in_play(rules, rng, level=2 + r)
+        while rnd.phase == Phase.PLAY:
+            seat = rnd.turn
+            assert seat is not None and rnd.trick is not None and rnd.ctx is not None
+            lead = rnd.trick.plays[0] if rnd.trick.plays else None
+            comps = rnd.trick.lead_comps
+            hand = rnd.hands[seat]
+            sizes = [len(lead)] if lead else [2, 3]
+            for _ in range(12 if 2 <= sizes[0] <= 3 else 0):
+                n = rng.choice(sizes)
+                pick = rng.random()
+                if pick < 0.3 and len(hand) >= 1:  # copies of one card, held or not
+                    cards = (rng.choice(hand),) * n
+                elif pick < 0.4:  # a card nobody holds in this suit, maybe
+                    cards = tuple(rng.randrange(54) for _ in range(n))
+                elif len(hand) >= n:
+                    cards = tuple(rng.sample(hand, n))
+                else:
+                    continue
+                fast = rnd._tuple_legal(seat, cards)
+                legal = rnd.play_reason(seat, cards) is None
+                if lead is None:
+                    one_tuple = len(set(cards)) == 1
+                else:
+                    one_tuple = comps is not None and len(comps) == 1 and comps[0].m == 1 and len(lead) == len(cards)
+                assert fast == (legal and one_tuple), (lead, cards, hand)
+                asked[fast, legal] += 1
+            rnd.apply(Play(seat, random_play(rnd, seat, rng)))
+    assert asked[True, True] > 30 and asked[False, False] > 1_000 and asked[False, True] > 50, asked
