@@ -41,7 +41,7 @@ from ..ruleset import (
     ThrowPenalty,
 )
 from ..scoring import kitty_multiplier, level_change, round_coins, surrender_total
-from ..tricks import _triple_follow_reason, best_so_far, follow_shape_reason, is_sub_multiset, lead_reason, throw_block
+from ..tricks import best_so_far, follow_shape_reason, is_sub_multiset, lead_reason, throw_block
 from ..trump import JOKER_LEVEL, TrumpContext
 from .actions import Action, Bury, CallFriend, Deal, Declare, Pass, Play, Redeal, Surrender, SurrenderAnswer
 from .events import (
@@ -662,13 +662,8 @@ class Round:
             seat = action.seat  # type: ignore[union-attr]
             if self.phase is _PLAY and type(seat) is int and seat == self.turn:
                 cards = action.cards  # type: ignore[union-attr]
-                if type(cards) is tuple:
-                    if len(cards) == 1:
-                        if self._single(seat, cards):
-                            return
-                    elif self._tuple_legal(seat, cards):
-                        self._play(seat, cards)
-                        return
+                if type(cards) is tuple and len(cards) == 1 and self._single(seat, cards):
+                    return
                 reason = self.play_reason(seat, cards)
                 if reason:  # as _check_play raises it (its phase and turn tests just passed)
                     trick = self.trick
@@ -982,44 +977,6 @@ class Round:
         else:
             self._end_trick(trick, ctx)
         return True
-
-    def _tuple_legal(self, seat: int, cards: tuple[int, ...]) -> bool:
-        """Whether a pair or triple led, or two or three cards following one (most plays of
-        several cards), is legal, from the seat's kept suit lists: True where play_reason finds
-        nothing to refuse; False for any other play, or one to refuse (play_reason then says why)."""
-        n = len(cards)
-        if not 2 <= n <= 3:
-            return False
-        for c in cards:
-            if type(c) is not int or not 0 <= c < 54:  # not a card kind: the general path refuses it
-                return False
-        hand = self.hands[seat]
-        eff = self.ctx.eff  # type: ignore[union-attr]  # fixed in play
-        kept = self._suits[seat]
-        if kept is None or kept.hand is not hand or kept.n != len(hand):
-            kept = self._suits[seat] = _Suits(hand, eff)
-        lists = kept.lists
-        a = cards[0]
-        trick: Trick = self.trick  # type: ignore[assignment]  # set in play
-        if not trick.plays:  # a lead: n copies of one card
-            return cards.count(a) == n and lists.get(eff[a], _NO_CARDS).count(a) >= n
-        lead = trick.plays[0]
-        comps = trick.lead_comps
-        if len(lead) != n or comps is None or len(comps) != 1 or comps[0].m != 1:  # not one tuple led
-            return False
-        for c in cards:  # every copy held (the kept suit list holds the hand's cards of that suit)
-            if cards.count(c) > lists.get(eff[c], _NO_CARDS).count(c):
-                return False
-        e = eff[lead[0]]
-        suit = lists.get(e, _NO_CARDS)
-        in_suit = list(map(eff.__getitem__, cards)).count(e)
-        if len(suit) <= n:  # every card of the suit held must be played
-            return in_suit == len(suit)
-        if in_suit != n:
-            return False
-        if n == 2:  # a pair, or two cards of a suit holding no pair
-            return a == cards[1] or len(set(suit)) == len(suit)
-        return _triple_follow_reason(cards, suit) is None
 
     def _show_friends(self, seat: int, played: tuple[int, ...]) -> None:
         """A play showing friends, each call on its own: ``holder``: its friend plays the called
