@@ -2,6 +2,7 @@
 with a baseline commit: a measure that the load on a shared machine does not move.
 
     python benchmarks/count_instructions.py [--baseline 71ec7c9] [--targets checked,deck3,deck4,judge,heuristic,search]
+    python benchmarks/count_instructions.py --targets checked,deck3,deck4 --bench-rounds   # the bench's own rounds
 
 Each target's work (the same workloads and seeds as ``bench_round.py``) runs twice in a fresh
 process under ``valgrind --tool=callgrind``: once with no units after the imports (and, for the
@@ -42,6 +43,7 @@ TARGETS = {
     "search": ("search", 8, "decision"),
 }
 SEARCH_POSITIONS = 8  # positions gathered in every search run, whatever the number searched
+BENCH_UNITS = {"checked": 200, "deck3": 80, "deck4": 50}  # bench_round.py's own rounds (--bench-rounds)
 
 
 def worker(target: str, units: int) -> None:
@@ -117,6 +119,11 @@ def main() -> None:
     parser.add_argument("--targets", default="checked,deck3,deck4,judge,heuristic,search")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--units", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--bench-rounds",
+        action="store_true",
+        help="count bench_round.py's own rounds (200 / 80 / 50): first uses of tables weigh less (a minute a side)",
+    )
     args = parser.parse_args()
     if args.worker:
         worker(args.worker, args.units)
@@ -124,6 +131,8 @@ def main() -> None:
     sides = [("this", ROOT)] + ([(args.baseline, baseline_tree(args.baseline))] if args.baseline else [])
     for target in args.targets.split(","):
         _, units, unit = TARGETS[target]
+        if args.bench_rounds:
+            units = BENCH_UNITS.get(target, units)
         per: dict[str, float] = {}
         per_unit = units * (_judge_lines() if target == "judge" else 1)
         for name, src in sides:
