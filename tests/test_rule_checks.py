@@ -321,6 +321,8 @@ def test_the_written_out_choice_and_sample_draw_as_random_does() -> None:
         assert mine.random() == theirs.random()
         big += n > 21
     assert 1_000 < big < 3_000
+    with pytest.raises(ValueError):  # more cards than there are: refused, as rng.sample refuses them
+        _sample(random.Random(1), [3, 4], 3)
 
 
 @pytest.mark.parametrize("decks", [3, 4])

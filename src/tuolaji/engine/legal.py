@@ -39,12 +39,13 @@ def _choice(rng: random.Random, seq: Sequence[int]) -> int:
 
 
 def _sample(rng: random.Random, pop: Sequence[int], k: int) -> list[int]:
-    """``rng.sample(pop, k)`` for ``0 < k <= len(pop)``, written out for a plain
-    ``random.Random`` and ``k <= 5`` (``sample``'s small sizes, the same in 3.11 to 3.13): a pool
-    it draws from by swapping for at most 21 cards, else indices redrawn until new."""
-    if type(rng) is not _RANDOM or k > 5:
-        return rng.sample(pop, k)
+    """``rng.sample(pop, k)``, written out for a plain ``random.Random`` and ``0 < k <= 5``
+    (``sample``'s small sizes, the same in 3.11 to 3.13): a pool it draws from by swapping for at
+    most 21 cards, else indices redrawn until new. Any other size goes to ``rng.sample`` (which
+    refuses more cards than there are)."""
     n = len(pop)
+    if type(rng) is not _RANDOM or not 0 < k <= 5 or k > n:
+        return rng.sample(pop, k)
     getrandbits = rng.getrandbits
     if k == 1 or n > 21:
         b = n.bit_length()
