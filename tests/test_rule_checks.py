@@ -150,24 +150,31 @@ def test_declaration_options_shared_by_the_seats_answer_as_worked_out_afresh(pre
     assert shown > 1_000 and moved_differs > 100
 
 
+def _rank_by_the_whole_structure(play: tuple[int, ...], lead: list[int], ctx: TrumpContext) -> tuple[int, int] | None:
+    """The plain rank of a follow to a lead of one combination: None unless it is all of the led
+    suit or all trumps and matches the lead's whole structure; then (0 in the suit, 1 a ruff) and
+    its best combination of the lead's shape."""
+    from tuolaji.combos import best_top, decompose, matches_fully
+    from tuolaji.trump import TRUMP
+
+    s = ctx.eff[play[0]]
+    if s != ctx.eff[lead[0]] and s != TRUMP or any(ctx.eff[c] != s for c in play):
+        return None
+    counts = kind_counts(play)
+    comps = decompose(lead, ctx)
+    if not matches_fully(counts, comps, ctx.order):
+        return None
+    return (0 if s == ctx.eff[lead[0]] else 1, best_top(counts, comps[0].k, comps[0].m, ctx.order))
+
+
 @pytest.mark.parametrize("decks", [3, 4])
 def test_a_follow_to_a_triple_or_quad_ranks_as_the_whole_structure_check(decks: int) -> None:
     """``play_rank`` answers a follow to one tuple of three or four by whether it is that many
     copies of one card (eleventh session): as the general check (same suit or trump, the lead's
     whole structure matched, ranked by its best tuple) answers."""
-    from tuolaji.combos import best_top, decompose, matches_fully
+    from tuolaji.combos import decompose
     from tuolaji.tricks import play_rank
     from tuolaji.trump import TRUMP
-
-    def plain(play: tuple[int, ...], lead: list[int], ctx: TrumpContext) -> tuple[int, int] | None:
-        s = ctx.eff[play[0]]
-        if s != ctx.eff[lead[0]] and s != TRUMP or any(ctx.eff[c] != s for c in play):
-            return None
-        counts = kind_counts(play)
-        comps = decompose(lead, ctx)
-        if not matches_fully(counts, comps, ctx.order):
-            return None
-        return (0 if s == ctx.eff[lead[0]] else 1, best_top(counts, comps[0].k, 1, ctx.order))
 
     rng = random.Random(decks)
     ranked = 0
@@ -178,7 +185,7 @@ def test_a_follow_to_a_triple_or_quad_ranks_as_the_whole_structure_check(decks: 
         pool = [c for c in new_deck(decks) if rng.random() < 0.3 or ctx.eff[c] in (ctx.eff[hand[0]], TRUMP)]
         card = rng.choice(pool)
         play = tuple([card] * k) if rng.random() < 0.5 else tuple(rng.sample(pool, k))
-        want = plain(play, lead, ctx)
+        want = _rank_by_the_whole_structure(play, lead, ctx)
         assert play_rank(play, lead, decompose(lead, ctx), ctx) == want
         ranked += want is not None
     assert 500 < ranked < 3_500
@@ -357,19 +364,9 @@ def test_a_follow_to_one_tractor_ranks_as_the_whole_structure_check(decks: int) 
     """``play_rank`` answers a follow to one tractor by the best such tractor in the play (session
     16): as the general check (same suit or trump, the lead's whole structure matched, ranked by
     its best chain) answers."""
-    from tuolaji.combos import best_top, decompose, matches_fully
+    from tuolaji.combos import decompose
     from tuolaji.tricks import play_rank
     from tuolaji.trump import TRUMP
-
-    def plain(play: tuple[int, ...], lead: list[int], ctx: TrumpContext) -> tuple[int, int] | None:
-        s = ctx.eff[play[0]]
-        if s != ctx.eff[lead[0]] and s != TRUMP or any(ctx.eff[c] != s for c in play):
-            return None
-        counts = kind_counts(play)
-        comps = decompose(lead, ctx)
-        if not matches_fully(counts, comps, ctx.order):
-            return None
-        return (0 if s == ctx.eff[lead[0]] else 1, best_top(counts, comps[0].k, comps[0].m, ctx.order))
 
     rng = random.Random(decks + 40)
     ranked = tried = 0
@@ -394,7 +391,7 @@ def test_a_follow_to_one_tractor_ranks_as_the_whole_structure_check(decks: int) 
                 play = tuple(rng.sample(pool, len(lead)))
         else:
             play = tuple(rng.sample(pool, len(lead)))
-        want = plain(play, lead, ctx)
+        want = _rank_by_the_whole_structure(play, lead, ctx)
         assert play_rank(play, lead, comps, ctx) == want, (lead, play)
         ranked += want is not None
     assert 300 < ranked < 2_700, ranked
